@@ -1,0 +1,22 @@
+use anyhow::Result;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {}
+
+pub fn run(_: Args) -> Result<ExitCode> {
+    let all = crate::gpu::list_adapters();
+    if all.is_empty() {
+        println!("no GPU adapter found (install a Vulkan driver, e.g. `apt-get install mesa-vulkan-drivers`); the CPU backend still works");
+        return Ok(ExitCode::FAILURE);
+    }
+    for (i, info) in all.iter().enumerate() {
+        println!(
+            "{i}: {} | driver {} {}",
+            crate::gpu::describe(info),
+            info.driver,
+            info.driver_info
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,39 @@
+//! The command line: one module per subcommand, each a thin layer over the library.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod adapters;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "gpu-sudoku",
+    version,
+    about = "Bio-inspired Sudoku solvers (ILCA, RFSS) batched on the GPU, checked against CPU references",
+    long_about = None
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
+    Adapters(adapters::Args),
+}
+
+/// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Adapters(a) => adapters::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Opening a wgpu device with the adapter's own limits (so big batches fit) and naming it.
+
+use anyhow::{anyhow, bail, Context, Result};
+
+/// An open device and what it is.
+pub struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    pub limits: wgpu::Limits,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Gpu({})", self.describe())
+    }
+}
+
+fn instance() -> wgpu::Instance {
+    // `with_env` honours WGPU_BACKEND / WGPU_ADAPTER_NAME for people who need to steer wgpu.
+    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle().with_env())
+}
+
+/// Every adapter wgpu can see, as (index, info).
+pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
+    let inst = instance();
+    pollster::block_on(inst.enumerate_adapters(wgpu::Backends::all()))
+        .into_iter()
+        .map(|a| a.get_info())
+        .collect()
+}
+
+impl Gpu {
+    /// Opens the default high-performance adapter, or the one `pick` names: an index from
+    /// `gpu-sudoku adapters`, or a case-insensitive part of its name.
+    pub fn open(pick: Option<&str>) -> Result<Gpu> {
+        let inst = instance();
+        let adapter = match pick {
+            None => pollster::block_on(inst.request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            }))
+            .map_err(|e| {
+                anyhow!(
+                    "no GPU adapter found ({e}). Install a Vulkan driver (on Debian/Ubuntu: \
+                     `apt-get install mesa-vulkan-drivers` gives the software one, lavapipe), \
+                     or run with `--backend cpu`"
+                )
+            })?,
+            Some(p) => {
+                let all = pollster::block_on(inst.enumerate_adapters(wgpu::Backends::all()));
+                if all.is_empty() {
+                    bail!("no GPU adapter found; run with `--backend cpu`");
+                }
+                let names: Vec<String> = all
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| format!("{i}: {}", describe(&a.get_info())))
+                    .collect();
+                let found = match p.parse::<usize>() {
+                    Ok(i) => all.into_iter().nth(i),
+                    Err(_) => all.into_iter().find(|a| {
+                        a.get_info()
+                            .name
+                            .to_lowercase()
+                            .contains(&p.to_lowercase())
+                    }),
+                };
+                found.ok_or_else(|| {
+                    anyhow!(
+                        "no adapter matches --adapter {p:?}; available:\n  {}",
+                        names.join("\n  ")
+                    )
+                })?
+            }
+        };
+        let info = adapter.get_info();
+        // Ask for everything the adapter offers: big storage buffers let big batches run in few chunks.
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("gpu-sudoku"),
+            required_features: wgpu::Features::empty(),
+            required_limits: limits.clone(),
+            ..Default::default()
+        }))
+        .with_context(|| format!("cannot open a device on {}", describe(&info)))?;
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+            limits,
+        })
+    }
+
+    /// "NVIDIA H100 (Vulkan, DiscreteGpu)".
+    pub fn describe(&self) -> String {
+        describe(&self.info)
+    }
+
+    /// Largest storage buffer binding usable here, in bytes (wgpu caps buffers at i32::MAX).
+    pub fn max_binding_bytes(&self) -> u64 {
+        self.limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size)
+            .min(i32::MAX as u64)
+    }
+}
+
+/// Adapter name, backend and type in one line.
+pub fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+}

@@ -1,0 +1,40 @@
+//! GPU plumbing shared by every kernel: adapter choice, device creation, backend selection.
+
+mod context;
+
+pub use context::{describe, list_adapters, Gpu};
+
+/// Where an engine runs, as chosen on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// The GPU when an adapter exists, otherwise the CPU (saying so).
+    Auto,
+    /// The CPU reference engine (all cores).
+    Cpu,
+    /// The GPU; fails clearly when there is no adapter.
+    Gpu,
+}
+
+/// Environment variable that turns a missing adapter in the GPU tests into a failure (set in CI).
+pub const REQUIRE_GPU_ENV: &str = "GPU_SUDOKU_REQUIRE_GPU";
+
+/// For tests: the GPU, or `None` with a loud note when the machine has no adapter.
+/// Panics when [`REQUIRE_GPU_ENV`] is `1` and no adapter exists.
+pub fn gpu_for_tests() -> Option<&'static Gpu> {
+    use std::sync::OnceLock;
+    static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
+    let gpu = GPU.get_or_init(|| match Gpu::open(None) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if std::env::var(REQUIRE_GPU_ENV).as_deref() == Ok("1") {
+                panic!("{REQUIRE_GPU_ENV}=1 but no GPU adapter: {e:#}");
+            }
+            None
+        }
+    });
+    if gpu.is_none() {
+        eprintln!("SKIPPED: no GPU adapter on this machine (install mesa-vulkan-drivers for lavapipe)");
+    }
+    gpu.as_ref()
+}

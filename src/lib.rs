@@ -1,0 +1,6 @@
+//! gpu-sudoku: bio-inspired Sudoku solvers (ILCA, RFSS) batched on the GPU, with CPU
+//! references that specify every kernel bit for bit.
+
+pub mod cli;
+pub mod gpu;
+pub mod puzzle;

@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    gpu_sudoku::cli::main()
+}

@@ -1,0 +1,223 @@
+//! The puzzle model: grids of any supported size, reading and writing puzzle files,
+//! and the rule checks every reported solution goes through.
+
+mod format;
+mod geometry;
+mod parse;
+
+pub use format::{symbol_for, SYMBOLS};
+pub use geometry::{Geometry, MAX_BOX, MIN_BOX};
+pub use parse::{parse_str, read_puzzles, ParseError, PuzzleFile};
+
+/// A grid of n×n cells holding 0 (blank) or a digit 1..=n.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Grid {
+    b: usize,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    /// An empty grid of box size `b`.
+    pub fn empty(b: usize) -> Grid {
+        let g = Geometry::get(b);
+        Grid {
+            b,
+            cells: vec![0; g.cells],
+        }
+    }
+
+    /// A grid from raw cell values; errors if the length or a value does not fit.
+    pub fn from_cells(b: usize, cells: Vec<u8>) -> anyhow::Result<Grid> {
+        anyhow::ensure!(
+            (MIN_BOX..=MAX_BOX).contains(&b),
+            "box size {b} is outside {MIN_BOX}..={MAX_BOX}"
+        );
+        let n = b * b;
+        anyhow::ensure!(
+            cells.len() == n * n,
+            "a {n}x{n} grid needs {} cells, got {}",
+            n * n,
+            cells.len()
+        );
+        if let Some(v) = cells.iter().find(|&&v| v as usize > n) {
+            anyhow::bail!("cell value {v} is larger than {n}");
+        }
+        Ok(Grid { b, cells })
+    }
+
+    pub fn geometry(&self) -> &'static Geometry {
+        Geometry::get(self.b)
+    }
+    /// Box size b.
+    pub fn box_size(&self) -> usize {
+        self.b
+    }
+    /// Side length (and digit count) n = b².
+    pub fn side(&self) -> usize {
+        self.b * self.b
+    }
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+    pub fn get(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+    pub fn set(&mut self, cell: usize, v: u8) {
+        debug_assert!(v as usize <= self.side());
+        self.cells[cell] = v;
+    }
+    /// Number of filled cells.
+    pub fn clue_count(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+    /// Fraction of blank cells (the ILCA paper's difficulty variable d under our reading).
+    pub fn blank_fraction(&self) -> f64 {
+        1.0 - self.clue_count() as f64 / self.cells.len() as f64
+    }
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// The first pair of peers holding the same digit, if any: (cell, other cell, digit).
+    pub fn first_conflict(&self) -> Option<(usize, usize, u8)> {
+        let g = self.geometry();
+        for u in 0..3 * g.n {
+            let mut seen = [u16::MAX; 65];
+            for &c in g.unit(u) {
+                let v = self.cells[c as usize];
+                if v == 0 {
+                    continue;
+                }
+                if seen[v as usize] != u16::MAX {
+                    let a = seen[v as usize] as usize;
+                    return Some((a.min(c as usize), a.max(c as usize), v));
+                }
+                seen[v as usize] = c;
+            }
+        }
+        None
+    }
+
+    /// No digit repeats in any row, column or box (blanks allowed).
+    pub fn is_consistent(&self) -> bool {
+        self.first_conflict().is_none()
+    }
+
+    /// Number of (unordered) pairs of peers that hold the same digit.
+    pub fn conflict_pairs(&self) -> usize {
+        let g = self.geometry();
+        let mut count = 0;
+        for c in 0..g.cells {
+            let v = self.cells[c];
+            if v != 0 {
+                count += g
+                    .peers_of(c)
+                    .iter()
+                    .filter(|&&q| q as usize > c && self.cells[q as usize] == v)
+                    .count();
+            }
+        }
+        count
+    }
+
+    /// True when `self` is a complete valid grid that keeps every clue of `puzzle`.
+    /// Every "solved" any engine reports goes through this check.
+    pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
+        self.verify_solution_of(puzzle).is_ok()
+    }
+
+    /// Like [`Grid::is_solution_of`], saying what is wrong.
+    pub fn verify_solution_of(&self, puzzle: &Grid) -> Result<(), String> {
+        if self.b != puzzle.b {
+            return Err(format!(
+                "grid is {0}x{0} but the puzzle is {1}x{1}",
+                self.side(),
+                puzzle.side()
+            ));
+        }
+        if let Some(c) = self.cells.iter().position(|&v| v == 0) {
+            return Err(format!("{} is blank", cell_name(c, self.side())));
+        }
+        if let Some((c, _, _)) = puzzle
+            .cells
+            .iter()
+            .zip(&self.cells)
+            .enumerate()
+            .find(|(_, (&p, &s))| p != 0 && p != s)
+            .map(|(c, (&p, &s))| (c, p, s))
+        {
+            return Err(format!(
+                "{} changes clue {} to {}",
+                cell_name(c, self.side()),
+                puzzle.cells[c],
+                self.cells[c]
+            ));
+        }
+        if let Some((a, b, v)) = self.first_conflict() {
+            return Err(format!(
+                "digit {v} repeats at {} and {}",
+                cell_name(a, self.side()),
+                cell_name(b, self.side())
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// "r3c7" style 1-based cell name used in messages.
+pub fn cell_name(cell: usize, n: usize) -> String {
+    format!("r{}c{}", cell / n + 1, cell % n + 1)
+}
+
+/// One puzzle read from a file, with where it came from and what followed it on its line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Puzzle {
+    pub grid: Grid,
+    /// 1-based line where the puzzle starts in its file.
+    pub line: usize,
+    /// Whitespace-separated fields after the grid on the same line (rating, d, solution…), kept verbatim.
+    pub extra: String,
+}
+
+impl Puzzle {
+    pub fn new(grid: Grid) -> Puzzle {
+        Puzzle {
+            grid,
+            line: 0,
+            extra: String::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLASSIC: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    const CLASSIC_SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    #[test]
+    fn solution_check_accepts_the_classic_solution() {
+        let p = parse_str(CLASSIC, None).unwrap().remove(0).grid;
+        let s = parse_str(CLASSIC_SOLUTION, None).unwrap().remove(0).grid;
+        assert!(p.is_consistent());
+        assert!(s.is_solution_of(&p));
+        assert_eq!(p.clue_count(), 30);
+    }
+
+    #[test]
+    fn solution_check_rejects_changed_clue_and_conflict() {
+        let p = parse_str(CLASSIC, None).unwrap().remove(0).grid;
+        let mut s = parse_str(CLASSIC_SOLUTION, None).unwrap().remove(0).grid;
+        s.set(0, 4); // clue 5 → 4: also a conflict
+        assert!(s.verify_solution_of(&p).unwrap_err().contains("changes clue"));
+        let mut s2 = parse_str(CLASSIC_SOLUTION, None).unwrap().remove(0).grid;
+        let (a, b) = (s2.get(2), s2.get(3)); // swap two non-clue cells of row 1
+        s2.set(2, b);
+        s2.set(3, a);
+        assert!(s2.verify_solution_of(&p).unwrap_err().contains("repeats"));
+        assert!(s2.conflict_pairs() > 0);
+    }
+}
