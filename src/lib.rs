@@ -4,3 +4,4 @@
 pub mod cli;
 pub mod gpu;
 pub mod puzzle;
+pub mod report;
