@@ -3,5 +3,7 @@
 
 pub mod cli;
 pub mod gpu;
+pub mod ilca;
 pub mod puzzle;
 pub mod report;
+pub mod rng;

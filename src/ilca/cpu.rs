@@ -1,0 +1,566 @@
+//! The CPU reference of ILCA: the specification the WGSL kernel (`shaders/ilca.wgsl`) must match
+//! bit for bit. One instance = (puzzle, run); instances are independent, so a batch spreads them
+//! over cores with rayon and the results do not depend on the thread count.
+
+use super::{Compare, IlcaParams, ResetCheck, TieBreak, FLUSH_BELOW, SCALE_HIGH, SCALE_LOW};
+use crate::puzzle::{Geometry, Grid};
+use crate::report::InstanceResult;
+use crate::rng;
+use rayon::prelude::*;
+
+/// What a puzzle and the parameters fix for every run: clues, initial weights, factor tables.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub geom: &'static Geometry,
+    /// Per cell: its clue digit, or 0 for a free cell.
+    pub clue: Vec<u8>,
+    /// Initial weights, cell-major (`cells × n`): a free cell has 1 for every digit no clue peer
+    /// holds and 0 for the others; a clue cell has 1 for its digit.
+    pub init: Vec<f32>,
+    /// r(d) and p(d) for d = 0..=|N| (Eq. 8–9), see [`IlcaParams::factor_tables`].
+    pub reward: Vec<f32>,
+    pub penalty: Vec<f32>,
+}
+
+impl Prepared {
+    pub fn new(puzzle: &Grid, params: &IlcaParams) -> Prepared {
+        let geom = puzzle.geometry();
+        let n = geom.n;
+        let clue = puzzle.cells().to_vec();
+        let mut init = vec![0f32; geom.cells * n];
+        for c in 0..geom.cells {
+            let row = &mut init[c * n..(c + 1) * n];
+            if clue[c] != 0 {
+                row[clue[c] as usize - 1] = 1.0;
+            } else {
+                row.fill(1.0);
+                for &q in geom.peers_of(c) {
+                    let v = clue[q as usize];
+                    if v != 0 {
+                        row[v as usize - 1] = 0.0;
+                    }
+                }
+            }
+        }
+        let (reward, penalty) = params.factor_tables(geom.n_peers);
+        Prepared {
+            geom,
+            clue,
+            init,
+            reward,
+            penalty,
+        }
+    }
+}
+
+/// The evolving state of one instance (laid out like the GPU buffers: cell-major weights).
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Weights, `cells × n`.
+    pub w: Vec<f32>,
+    /// Current state (chosen digit 1..=n) per cell; 0 before the first step.
+    pub choice: Vec<u8>,
+    /// Degree per cell at the last step.
+    pub deg: Vec<u8>,
+    unit_ok: Vec<bool>,
+}
+
+/// What one time-step did (for traces and tests).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepInfo {
+    /// Every cell has degree |N|: the grid is valid.
+    pub solved: bool,
+    /// Free cells whose state changed at this step's choice.
+    pub changed: usize,
+    /// Free cells with degree below |N|.
+    pub conflicted: usize,
+    pub rewarded: usize,
+    pub penalised: usize,
+    /// Free cells whose weights the selective reset restored.
+    pub reset: usize,
+}
+
+impl State {
+    pub fn new(prep: &Prepared) -> State {
+        State {
+            w: prep.init.clone(),
+            choice: prep.clue.clone(),
+            deg: vec![0; prep.geom.cells],
+            unit_ok: vec![false; 3 * prep.geom.n],
+        }
+    }
+
+    /// Back to the initial state for another run of the same puzzle.
+    pub fn reset_to(&mut self, prep: &Prepared) {
+        self.w.copy_from_slice(&prep.init);
+        self.choice.copy_from_slice(&prep.clue);
+    }
+
+    /// The current states as a grid.
+    pub fn grid(&self, b: usize) -> Grid {
+        Grid::from_cells(b, self.choice.clone()).expect("states are digits of the grid")
+    }
+
+    /// Normalised probabilities of cell `c` (w / Σw), for display.
+    pub fn probabilities(&self, c: usize, n: usize) -> Vec<f32> {
+        let row = &self.w[c * n..(c + 1) * n];
+        let s: f64 = row.iter().map(|&x| x as f64).sum();
+        row.iter()
+            .map(|&x| if s > 0.0 { (x as f64 / s) as f32 } else { 0.0 })
+            .collect()
+    }
+
+    /// One time-step `t` (0-based; the paper's step t+1) of the instance with RNG `key`.
+    /// Learning and reset are skipped on the last allowed step, whose states are final anyway.
+    pub fn step(&mut self, prep: &Prepared, params: &IlcaParams, key: u32, t: u32) -> StepInfo {
+        let g = prep.geom;
+        let (n, np) = (g.n, g.n_peers);
+        let mut info = StepInfo::default();
+
+        // 1. choose
+        for c in 0..g.cells {
+            if prep.clue[c] != 0 {
+                continue;
+            }
+            let row = &self.w[c * n..(c + 1) * n];
+            let k = argmax(row, self.choice[c], params.tie, || {
+                rng::draw(key, t, c as u32)
+            });
+            if self.choice[c] != k {
+                info.changed += 1;
+                self.choice[c] = k;
+            }
+        }
+
+        // 2. degrees
+        let mut unhappy = 0;
+        for c in 0..g.cells {
+            let v = self.choice[c];
+            let same = g
+                .peers_of(c)
+                .iter()
+                .filter(|&&q| self.choice[q as usize] == v)
+                .count();
+            self.deg[c] = (np - same) as u8;
+            if same != 0 {
+                unhappy += 1;
+                if prep.clue[c] == 0 {
+                    info.conflicted += 1;
+                }
+            }
+        }
+        if unhappy == 0 {
+            info.solved = true;
+            return info;
+        }
+        if t + 1 >= params.steps {
+            return info;
+        }
+
+        // 3. learn
+        for c in 0..g.cells {
+            if prep.clue[c] != 0 {
+                continue;
+            }
+            let d = self.deg[c];
+            let reward = d as usize == np
+                || beats_neighbours(prep, &self.choice, &self.deg, c, params.compare);
+            let factor = if reward {
+                info.rewarded += 1;
+                prep.reward[d as usize]
+            } else {
+                info.penalised += 1;
+                prep.penalty[d as usize]
+            };
+            let k = self.choice[c] as usize - 1;
+            let row = &mut self.w[c * n..(c + 1) * n];
+            row[k] *= factor;
+            rescale(row);
+        }
+
+        // 4. selective reset
+        if params.sr != 0 && (t + 1).is_multiple_of(params.sr) {
+            for u in 0..3 * n {
+                self.unit_ok[u] = unit_resolved(g.unit(u), &self.choice, n, params.reset_check);
+            }
+            for c in 0..g.cells {
+                if prep.clue[c] != 0 {
+                    continue;
+                }
+                let (r, col, bx) = g.row_col_box(c);
+                if !(self.unit_ok[r] && self.unit_ok[n + col] && self.unit_ok[2 * n + bx]) {
+                    self.w[c * n..(c + 1) * n].copy_from_slice(&prep.init[c * n..(c + 1) * n]);
+                    info.reset += 1;
+                }
+            }
+        }
+        info
+    }
+}
+
+/// The digit (1-based) of largest weight; `draw` is called only when a random pick is needed.
+fn argmax(row: &[f32], current: u8, tie: TieBreak, draw: impl FnOnce() -> u32) -> u8 {
+    let mut best = row[0];
+    let mut ties = 1u32;
+    for &x in &row[1..] {
+        if x > best {
+            best = x;
+            ties = 1;
+        } else if x == best {
+            ties += 1;
+        }
+    }
+    let nth_tied = |mut i: u32| -> u8 {
+        for (k, &x) in row.iter().enumerate() {
+            if x == best {
+                if i == 0 {
+                    return k as u8 + 1;
+                }
+                i -= 1;
+            }
+        }
+        unreachable!("the maximum occurs in the row")
+    };
+    match tie {
+        TieBreak::First => nth_tied(0),
+        TieBreak::Keep if current != 0 && row[current as usize - 1] == best => current,
+        TieBreak::Random | TieBreak::Keep => {
+            if ties == 1 {
+                nth_tied(0)
+            } else {
+                nth_tied(draw() % ties)
+            }
+        }
+    }
+}
+
+/// Algorithm 1's test for a conflicted cell: its degree is strictly higher than the degree of
+/// every neighbour in the compared set (vacuously true for an empty set).
+fn beats_neighbours(
+    prep: &Prepared,
+    choice: &[u8],
+    deg: &[u8],
+    c: usize,
+    compare: Compare,
+) -> bool {
+    let d = deg[c];
+    prep.geom.peers_of(c).iter().all(|&q| {
+        let q = q as usize;
+        let compared = match compare {
+            Compare::Sharing => choice[q] == choice[c],
+            Compare::Free => prep.clue[q] == 0,
+            Compare::All => true,
+        };
+        !compared || deg[q] < d
+    })
+}
+
+/// Power-of-two rescale (exact) keeping the largest weight in [2^-32, 2^32], then flush of
+/// weights below 2^-100 to 0 so no subnormal is ever stored.
+fn rescale(row: &mut [f32]) {
+    let m = row.iter().fold(0f32, |a, &x| if x > a { x } else { a });
+    if m > SCALE_HIGH {
+        row.iter_mut().for_each(|x| *x *= SCALE_LOW);
+    } else if m > 0.0 && m < SCALE_LOW {
+        row.iter_mut().for_each(|x| *x *= SCALE_HIGH);
+    }
+    row.iter_mut().for_each(|x| {
+        if *x < FLUSH_BELOW {
+            *x = 0.0
+        }
+    });
+}
+
+/// Does a unit's states form a resolved unit under `check`?
+fn unit_resolved(cells: &[u16], choice: &[u8], n: usize, check: ResetCheck) -> bool {
+    match check {
+        ResetCheck::Permutation => {
+            let mut seen = 0u64;
+            for &c in cells {
+                let v = choice[c as usize];
+                if v == 0 {
+                    return false;
+                }
+                seen |= 1u64 << (v - 1);
+            }
+            seen.count_ones() as usize == n
+        }
+        ResetCheck::Sum => {
+            let s: usize = cells.iter().map(|&c| choice[c as usize] as usize).sum();
+            s == n * (n + 1) / 2
+        }
+    }
+}
+
+/// Runs one instance to the end: (solved step or step limit, final grid).
+pub fn run_instance(
+    prep: &Prepared,
+    params: &IlcaParams,
+    state: &mut State,
+    key: u32,
+) -> (bool, u32) {
+    for t in 0..params.steps {
+        if state.step(prep, params, key, t).solved {
+            return (true, t + 1);
+        }
+    }
+    (false, params.steps)
+}
+
+/// Runs `runs` runs of every puzzle on all cores. Instance (p, r) draws from
+/// `rng::instance_key(seed, p, r)`, p being the puzzle's index in `puzzles`. Each "solved"
+/// is verified against the rules and the clues; `tick` is called once per finished instance.
+pub fn run_batch(
+    puzzles: &[Grid],
+    runs: usize,
+    params: &IlcaParams,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<InstanceResult> {
+    let preps: Vec<Prepared> = puzzles.iter().map(|p| Prepared::new(p, params)).collect();
+    (0..puzzles.len() * runs)
+        .into_par_iter()
+        .map_init(
+            || None::<(usize, State)>,
+            |scratch, i| {
+                let (p, r) = (i / runs, i % runs);
+                let prep = &preps[p];
+                // Reuse the thread's state buffers while the puzzle stays the same.
+                let state = match scratch {
+                    Some((sp, st)) if *sp == p || st.w.len() == prep.init.len() => {
+                        *sp = p;
+                        st.reset_to(prep);
+                        st
+                    }
+                    _ => {
+                        *scratch = Some((p, State::new(prep)));
+                        &mut scratch.as_mut().unwrap().1
+                    }
+                };
+                let key = rng::instance_key(params.seed, p as u32, r as u32);
+                let (ok, steps) = run_instance(prep, params, state, key);
+                let grid = state.grid(prep.geom.b);
+                let solved = ok && grid.is_solution_of(&puzzles[p]);
+                tick();
+                InstanceResult {
+                    puzzle: p,
+                    run: r,
+                    solved,
+                    steps,
+                    grid: grid.to_line(),
+                }
+            },
+        )
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse_str;
+
+    const CLASSIC: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn grid(s: &str) -> Grid {
+        parse_str(s, None).unwrap().remove(0).grid
+    }
+
+    #[test]
+    fn argmax_tie_breaks() {
+        let row = [0.5, 2.0, 1.0, 2.0];
+        assert_eq!(argmax(&row, 0, TieBreak::First, || panic!()), 2);
+        assert_eq!(argmax(&row, 4, TieBreak::Keep, || panic!()), 4);
+        assert_eq!(argmax(&row, 3, TieBreak::Keep, || 1), 4);
+        assert_eq!(argmax(&row, 0, TieBreak::Random, || 0), 2);
+        assert_eq!(argmax(&row, 0, TieBreak::Random, || 7), 4);
+        assert_eq!(
+            argmax(&[1.0, 3.0, 2.0], 0, TieBreak::Random, || panic!()),
+            2
+        );
+    }
+
+    #[test]
+    fn rescale_is_exact_and_flushes() {
+        let mut row = [5e9f32, 1.0, 1e-31, 0.0];
+        rescale(&mut row);
+        assert_eq!(
+            row,
+            [5e9 / 4_294_967_296.0, 1.0 / 4_294_967_296.0, 0.0, 0.0]
+        );
+        let mut low = [1e-12f32, 3e-13];
+        rescale(&mut low);
+        assert_eq!(low, [1e-12 * 4_294_967_296.0, 3e-13 * 4_294_967_296.0]);
+    }
+
+    /// A 4x4 puzzle worked by hand: the missing cell r1c1 can only be 1.
+    #[test]
+    fn one_blank_4x4_is_solved_at_step_one() {
+        let p = grid(&"1234341221434321".replacen('1', ".", 1));
+        let params = IlcaParams::default();
+        let prep = Prepared::new(&p, &params);
+        assert_eq!(prep.init[..4], [1.0, 0.0, 0.0, 0.0]);
+        let mut st = State::new(&prep);
+        let info = st.step(&prep, &params, 0, 0);
+        assert!(info.solved);
+        assert_eq!(st.choice[0], 1);
+    }
+
+    /// A 4x4 with two solutions whose four free cells r1c1, r1c2, r3c1, r3c2 (cells 0, 1, 8, 9)
+    /// all have candidates {2, 3}; |N| = 7 for 4x4.
+    const FOUR: &str = "..141423..414132";
+
+    #[test]
+    fn lockstep_penalties_by_hand() {
+        let p = grid(FOUR);
+        let params = IlcaParams {
+            tie: TieBreak::First,
+            ..Default::default()
+        };
+        let prep = Prepared::new(&p, &params);
+        for c in [0, 1, 8, 9] {
+            assert_eq!(prep.init[c * 4..c * 4 + 4], [0.0, 1.0, 1.0, 0.0]);
+        }
+        let mut st = State::new(&prep);
+        // Step 1: all four pick 2; each conflicts with its row and its column partner: degree 5.
+        let info = st.step(&prep, &params, 0, 0);
+        assert!(!info.solved);
+        assert_eq!(
+            [st.choice[0], st.choice[1], st.choice[8], st.choice[9]],
+            [2; 4]
+        );
+        assert_eq!([st.deg[0], st.deg[1], st.deg[8], st.deg[9]], [5; 4]);
+        assert_eq!(st.deg[2], 7); // a clue nobody copies
+                                  // 5 does not beat the sharing neighbours' 5: all penalised by p(5) = 5/7.
+        assert_eq!((info.rewarded, info.penalised, info.conflicted), (0, 4, 4));
+        let p5 = (5.0f64 / 7.0) as f32;
+        assert_eq!(st.w[1], p5);
+        // Step 2: all switch to 3 (1 > 5/7), same conflicts, penalised again: a tie of 5/7 each.
+        let info = st.step(&prep, &params, 0, 1);
+        assert_eq!(info.changed, 4);
+        assert_eq!(st.w[0..4], [0.0, p5, p5, 0.0]);
+        // First tie-breaking keeps them in lock-step for ever.
+        for t in 2..40 {
+            assert!(!st.step(&prep, &params, 0, t).solved);
+        }
+        // Random tie-breaking separates them and solves it.
+        let params = IlcaParams::default();
+        let mut st = State::new(&prep);
+        let (solved, _) = run_instance(&prep, &params, &mut st, rng::instance_key(1, 0, 0));
+        assert!(solved);
+        assert!(st.grid(2).is_solution_of(&p));
+    }
+
+    #[test]
+    fn rewards_by_hand() {
+        let p = grid(FOUR);
+        let params = IlcaParams {
+            tie: TieBreak::First,
+            ..Default::default()
+        };
+        let prep = Prepared::new(&p, &params);
+        let mut st = State::new(&prep);
+        // States 2, 2 / 2, 3: cell 0 conflicts with 1 (row) and 8 (column): degree 5;
+        // cells 1 and 8 conflict only with 0: degree 6; cell 9 conflicts with nobody: degree 7.
+        st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[36..40].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
+        let start = st.w.clone();
+        let info = st.step(&prep, &params, 0, 0);
+        assert_eq!([st.deg[0], st.deg[1], st.deg[8], st.deg[9]], [5, 6, 6, 7]);
+        assert_eq!((info.rewarded, info.penalised), (3, 1));
+        assert_eq!(st.w[1], (5.0f64 / 7.0) as f32); // penalised: p(5) = 5/7
+        assert_eq!(st.w[5], (1.0 + 6.0f64 / 7.0) as f32); // 6 beats 5: r(6) = 1 + 6/7
+        assert_eq!(st.w[33], (1.0 + 6.0f64 / 7.0) as f32);
+        assert_eq!(st.w[38], 2.0); // degree |N|: r(7) = 2
+                                   // Under the literal "all neighbours" reading, the clue neighbours' degree 7 blocks the
+                                   // rewards of cells 1 and 8: only cell 9 (degree |N|) is rewarded.
+        let all = IlcaParams {
+            compare: Compare::All,
+            ..params.clone()
+        };
+        let mut st2 = State::new(&prep);
+        st2.w.copy_from_slice(&start);
+        let info = st2.step(&prep, &all, 0, 0);
+        assert_eq!((info.rewarded, info.penalised), (1, 3));
+        assert_eq!(st2.w[5], (6.0f64 / 7.0) as f32);
+    }
+
+    #[test]
+    fn selective_reset_restores_unresolved_units() {
+        let p = grid(FOUR);
+        let params = IlcaParams {
+            tie: TieBreak::First,
+            sr: 1,
+            ..Default::default()
+        };
+        let prep = Prepared::new(&p, &params);
+        let mut st = State::new(&prep);
+        // All pick 2: rows 1 and 3 and columns 1 and 2 are invalid → all four cells reset.
+        let info = st.step(&prep, &params, 0, 0);
+        assert_eq!(info.reset, 4);
+        assert_eq!(st.w, prep.init);
+        // Row 1 "2 2 1 4" sums to 9, not 10: the sum check resets too.
+        let sum = IlcaParams {
+            reset_check: ResetCheck::Sum,
+            ..params
+        };
+        let mut st = State::new(&prep);
+        assert_eq!(st.step(&prep, &sum, 0, 0).reset, 4);
+        assert!(unit_resolved(
+            &[0, 1, 2, 3],
+            &[2, 3, 1, 4],
+            4,
+            ResetCheck::Permutation
+        ));
+        assert!(unit_resolved(
+            &[0, 1, 2, 3],
+            &[3, 3, 2, 2],
+            4,
+            ResetCheck::Sum
+        ));
+        assert!(!unit_resolved(
+            &[0, 1, 2, 3],
+            &[3, 3, 2, 2],
+            4,
+            ResetCheck::Permutation
+        ));
+    }
+
+    #[test]
+    fn classic_puzzle_is_solved_and_verified() {
+        let p = grid(CLASSIC);
+        let params = IlcaParams {
+            lr: 0.05,
+            compare: Compare::Free,
+            ..Default::default()
+        };
+        let res = run_batch(std::slice::from_ref(&p), 10, &params, &|| {});
+        assert_eq!(res.len(), 10);
+        let solved: Vec<_> = res.iter().filter(|r| r.solved).collect();
+        assert!(!solved.is_empty(), "{res:?}");
+        for r in &solved {
+            assert!(grid(&r.grid).is_solution_of(&p));
+            assert!(r.steps <= 250);
+        }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_thread_count() {
+        let p = vec![grid(CLASSIC), grid(&CLASSIC.replacen('5', ".", 1))];
+        let params = IlcaParams {
+            sr: 20,
+            lp: 3.5,
+            lr: 0.2,
+            steps: 60,
+            ..Default::default()
+        };
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let a = one.install(|| run_batch(&p, 4, &params, &|| {}));
+        let b = run_batch(&p, 4, &params, &|| {});
+        assert_eq!(a, b);
+    }
+}

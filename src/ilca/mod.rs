@@ -1,0 +1,196 @@
+//! ILCA: irregular learning cellular automata (Chatzinikolaou et al., Natural Computing 2024).
+//!
+//! Every free cell is a learning automaton holding a weight per digit. One time-step, for every
+//! cell at once:
+//! 1. **choose**: the cell's state is its digit of largest weight (ties: [`TieBreak`]);
+//! 2. **degree**: the number of its |N| peers whose state differs (Definition 2);
+//!    if every cell has degree |N| the grid is valid and the run stops (solved at this step);
+//! 3. **learn** (Algorithm 1): reward when the degree is |N|, or when it is strictly higher than
+//!    the degree of every neighbour in the [`Compare`] set; otherwise penalise. The chosen digit's
+//!    weight is multiplied by r(d) = 1 + d/|N|·lr or p(d) = max(1 − (1 − d/|N|)·lp, floor) (Eq. 8–9);
+//! 4. **reset** (Algorithm 3): every `sr` steps, the free cells of each row, column or box whose
+//!    states are not a valid unit ([`ResetCheck`]) get their initial weights back.
+//!
+//! Weights are unnormalised f32: the probability of digit k is w_k / Σw. The paper renormalises
+//! after every update; that leaves every ratio, hence every choice, unchanged, so we rescale only by
+//! powers of two (exact) to keep the largest weight within [2^-32, 2^32], and weights below 2^-100
+//! (at most 2^-68 of the largest) become 0. The only arithmetic on weights is one correctly rounded
+//! f32 multiply per update, by a factor read from a host-made table: there is no addition, division
+//! or reduction that a GPU could fuse or reorder, so the WGSL kernel (`shaders/ilca.wgsl`) and the
+//! CPU reference ([`cpu`]) agree bit for bit.
+
+pub mod cpu;
+
+use anyhow::{bail, ensure, Result};
+use serde::Serialize;
+
+/// Which neighbours' degrees a conflicted cell must beat to be rewarded (the paper's
+/// "higher than all its neighbors' degrees" admits readings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compare {
+    /// The neighbours that chose the same digit (the cells it conflicts with).
+    Sharing,
+    /// Every free (non-clue) neighbour.
+    Free,
+    /// Every neighbour, clues included (a clue's degree is |N| unless a neighbour copies it,
+    /// so a conflicted cell next to a clue is never rewarded).
+    All,
+}
+
+/// How the argmax picks among digits of equal largest weight (all digits start equal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TieBreak {
+    /// Uniformly at random among the tied digits (counter-based draw).
+    Random,
+    /// The smallest tied digit.
+    First,
+    /// The current state if it is among the tied digits, otherwise random.
+    Keep,
+}
+
+/// When a row, column or box counts as resolved for the selective reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResetCheck {
+    /// The unit holds every digit exactly once (the exact form of Eq. 10).
+    Permutation,
+    /// The states sum to n(n+1)/2 (Eq. 10 as printed: 45 for 9x9; lets some invalid units pass).
+    Sum,
+}
+
+/// Every parameter of an ILCA run; the CLI, the CPU engine and the GPU engine share it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IlcaParams {
+    /// Maximum time-steps per run (the paper: 250).
+    pub steps: u32,
+    /// Reward learning rate lr (Eq. 8); 1 is Algorithm 1.
+    pub lr: f64,
+    /// Penalty learning rate lp (Eq. 9); 1 is Algorithm 1.
+    pub lp: f64,
+    /// Selective reset period sr in steps; 0 = off.
+    pub sr: u32,
+    /// Smallest penalty factor: Eq. 9 gives p ≤ 0 for small degrees when lp > 1.
+    pub penalty_floor: f64,
+    pub compare: Compare,
+    pub tie: TieBreak,
+    pub reset_check: ResetCheck,
+    /// Seed of the counter-based generator (draws depend on seed, puzzle, run, step, cell).
+    pub seed: u64,
+}
+
+impl Default for IlcaParams {
+    fn default() -> Self {
+        IlcaParams {
+            steps: 250,
+            lr: 1.0,
+            lp: 1.0,
+            sr: 0,
+            penalty_floor: 0.001,
+            compare: Compare::Sharing,
+            tie: TieBreak::Random,
+            reset_check: ResetCheck::Permutation,
+            seed: 1,
+        }
+    }
+}
+
+/// Largest step limit accepted (a run is bounded work on every backend).
+pub const MAX_STEPS: u32 = 1_000_000;
+
+impl IlcaParams {
+    /// Checks the parameters, saying what is wrong and what would be right.
+    pub fn validate(&self) -> Result<()> {
+        ensure!(
+            (1..=MAX_STEPS).contains(&self.steps),
+            "--steps must be between 1 and {MAX_STEPS}, got {}",
+            self.steps
+        );
+        ensure!(
+            self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1000.0,
+            "--lr must be a number in (0, 1000] (reward factor r = 1 + d/|N|·lr > 1), got {}",
+            self.lr
+        );
+        ensure!(
+            self.lp.is_finite() && self.lp > 0.0 && self.lp <= 1000.0,
+            "--lp must be a number in (0, 1000] (penalty factor p = 1 − (1 − d/|N|)·lp < 1), got {}",
+            self.lp
+        );
+        ensure!(
+            self.penalty_floor.is_finite() && (0.0..1.0).contains(&self.penalty_floor),
+            "--penalty-floor must be in [0, 1), got {}",
+            self.penalty_floor
+        );
+        if self.sr > self.steps {
+            bail!(
+                "--sr {} is larger than --steps {}: the reset would never run (use --sr 0 to turn it off)",
+                self.sr,
+                self.steps
+            );
+        }
+        Ok(())
+    }
+
+    /// Reward factors r(d) and penalty factors p(d) for d = 0..=|N|, rounded once to f32 on the
+    /// host; both engines read these tables, so no engine evaluates Eq. 8–9 itself.
+    pub fn factor_tables(&self, n_peers: usize) -> (Vec<f32>, Vec<f32>) {
+        let nn = n_peers as f64;
+        let reward = (0..=n_peers)
+            .map(|d| (1.0 + d as f64 / nn * self.lr) as f32)
+            .collect();
+        let penalty = (0..=n_peers)
+            .map(|d| (1.0 - (1.0 - d as f64 / nn) * self.lp).max(self.penalty_floor) as f32)
+            .collect();
+        (reward, penalty)
+    }
+}
+
+/// Weight rescaling bounds (see the module docs): keep the largest weight in [2^-32, 2^32].
+pub const SCALE_HIGH: f32 = 4_294_967_296.0; // 2^32
+pub const SCALE_LOW: f32 = 1.0 / 4_294_967_296.0; // 2^-32
+/// Weights below 2^-100 become 0 (never a subnormal, which GPUs may flush).
+pub const FLUSH_BELOW: f32 = 7.888_609_e-31; // 2^-100
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_are_exact_powers_of_two() {
+        assert_eq!(SCALE_HIGH, 2f32.powi(32));
+        assert_eq!(SCALE_LOW, 2f32.powi(-32));
+        assert_eq!(FLUSH_BELOW, 2f32.powi(-100));
+    }
+
+    #[test]
+    fn factor_tables_follow_eq_8_and_9() {
+        let p = IlcaParams {
+            lr: 0.5,
+            lp: 3.5,
+            ..Default::default()
+        };
+        let (r, pen) = p.factor_tables(20);
+        assert_eq!(r.len(), 21);
+        assert_eq!(r[20], 1.5);
+        assert_eq!(r[10], 1.25);
+        assert_eq!(pen[20], 1.0);
+        assert_eq!(pen[18], (1.0f64 - 0.1 * 3.5) as f32);
+        assert_eq!(pen[0], 0.001f32); // 1 - 3.5 < 0 → floor
+    }
+
+    #[test]
+    fn bad_parameters_are_refused_with_reasons() {
+        let bad = |f: fn(&mut IlcaParams)| {
+            let mut p = IlcaParams::default();
+            f(&mut p);
+            p.validate().unwrap_err().to_string()
+        };
+        assert!(bad(|p| p.lp = -1.0).contains("--lp"));
+        assert!(bad(|p| p.lr = f64::NAN).contains("--lr"));
+        assert!(bad(|p| p.steps = 0).contains("--steps"));
+        assert!(bad(|p| p.sr = 300).contains("--sr 300 is larger than --steps 250"));
+        assert!(bad(|p| p.penalty_floor = 1.0).contains("--penalty-floor"));
+        assert!(IlcaParams::default().validate().is_ok());
+    }
+}
