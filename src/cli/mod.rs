@@ -4,6 +4,9 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod adapters;
+mod batch;
+mod ilca_args;
+mod trace;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -21,6 +24,10 @@ pub struct Cli {
 pub enum Command {
     /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
     Adapters(adapters::Args),
+    /// Run ILCA on puzzle files (several runs each) and report solved %, steps and speed.
+    Batch(batch::Args),
+    /// Show one ILCA run step by step (grids, conflicts, rewards, penalties, probabilities).
+    Trace(trace::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -28,6 +35,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Adapters(a) => adapters::run(a),
+        Command::Batch(a) => batch::run(a),
+        Command::Trace(a) => trace::run(a),
     };
     match result {
         Ok(code) => code,

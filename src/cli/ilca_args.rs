@@ -1,0 +1,58 @@
+//! The ILCA parameters as command-line options, shared by `batch` and `trace`.
+
+use crate::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct IlcaArgs {
+    /// Maximum time-steps per run (the paper: 250).
+    #[arg(long, default_value_t = 250)]
+    pub steps: u32,
+    /// Reward learning rate lr: r = 1 + d/|N|·lr (Eq. 8; 1 = Algorithm 1).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub lr: f64,
+    /// Penalty learning rate lp: p = 1 − (1 − d/|N|)·lp (Eq. 9; 1 = Algorithm 1).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub lp: f64,
+    /// Selective probability reset every SR steps (Algorithm 3); 0 = off.
+    #[arg(long, default_value_t = 0)]
+    pub sr: u32,
+    /// Full restart (every free cell back to its initial weights) every RESTART steps; 0 = off.
+    /// Not in the paper (improved variant).
+    #[arg(long, default_value_t = 0)]
+    pub restart: u32,
+    /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1).
+    #[arg(long, default_value_t = 0.001, allow_negative_numbers = true)]
+    pub penalty_floor: f64,
+    /// Which neighbours' degrees a conflicted cell must beat to be rewarded.
+    #[arg(long, value_enum, default_value_t = Compare::Sharing)]
+    pub compare: Compare,
+    /// Tie-breaking of the argmax among digits of equal weight.
+    #[arg(long, value_enum, default_value_t = TieBreak::Random)]
+    pub tie: TieBreak,
+    /// When a row/column/box counts as resolved for the selective reset.
+    #[arg(long, value_enum, default_value_t = ResetCheck::Permutation)]
+    pub reset_check: ResetCheck,
+    /// Seed of the counter-based random draws.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl IlcaArgs {
+    /// The parameters, validated (clear errors for zero, negative or out-of-range values).
+    pub fn params(&self) -> anyhow::Result<IlcaParams> {
+        let p = IlcaParams {
+            steps: self.steps,
+            lr: self.lr,
+            lp: self.lp,
+            sr: self.sr,
+            restart: self.restart,
+            penalty_floor: self.penalty_floor,
+            compare: self.compare,
+            tie: self.tie,
+            reset_check: self.reset_check,
+            seed: self.seed,
+        };
+        p.validate()?;
+        Ok(p)
+    }
+}
