@@ -51,6 +51,42 @@ var<workgroup> unhappy: array<atomic<u32>, IPW>;
 var<workgroup> unit_ok: array<u32, IPW * 3u * N>;
 
 var<private> w: array<f32, CPT * N>;
+// With one cell per invocation its peers are listed once per dispatch (registers), not per step.
+const PE_LEN: u32 = select(1u, NP, CPT == 1u);
+var<private> pe: array<u32, PE_LEN>;
+
+// Peers of cell c are enumerated arithmetically (row, column, then the box cells outside both),
+// which is cheaper than a table lookup; counts and "beats every neighbour" do not depend on order.
+fn peer(c: u32, i: u32) -> u32 {
+    let r = c / N;
+    let col = c % N;
+    if (i < N - 1u) {
+        // the row, skipping c
+        let k = select(i, i + 1u, i >= col);
+        return r * N + k;
+    }
+    if (i < 2u * (N - 1u)) {
+        let k0 = i - (N - 1u);
+        let k = select(k0, k0 + 1u, k0 >= r);
+        return k * N + col;
+    }
+    // box cells in other rows and columns: (B-1) x (B-1) of them
+    let k = i - 2u * (N - 1u);
+    let br = (r / B) * B;
+    let bc = (col / B) * B;
+    let ir0 = k / (B - 1u);
+    let ic0 = k % (B - 1u);
+    let ir = select(ir0, ir0 + 1u, ir0 >= r - br);
+    let ic = select(ic0, ic0 + 1u, ic0 >= col - bc);
+    return (br + ir) * N + bc + ic;
+}
+
+fn peer_of(c: u32, i: u32) -> u32 {
+    if (CPT == 1u) {
+        return pe[i];
+    }
+    return peer(c, i);
+}
 
 // Largest-weight digit (1-based) of own cell k; ties as in cpu::argmax.
 fn choose(k: u32, cur: u32, key: u32, t: u32, c: u32) -> u32 {
@@ -158,6 +194,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let sbase = slot * CELLS;
     var clue: array<u32, CPT>;
     var degp: array<u32, CPT>;
+    if (CPT == 1u && j < CELLS) {
+        for (var i = 0u; i < NP; i++) {
+            pe[i] = peer(j, i);
+        }
+    }
     for (var k = 0u; k < CPT; k++) {
         let c = j + k * TPI;
         if (live && c < CELLS) {
@@ -200,7 +241,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 let v = word[sbase + c] & 0xffu;
                 var same = 0u;
                 for (var i = 0u; i < NP; i++) {
-                    if ((word[sbase + tables[c * NP + i]] & 0xffu) == v) {
+                    if ((word[sbase + peer_of(c, i)] & 0xffu) == v) {
                         same += 1u;
                     }
                 }
@@ -255,7 +296,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                             if (!reward) {
                                 reward = true;
                                 for (var i = 0u; i < NP; i++) {
-                                    let q = tables[c * NP + i];
+                                    let q = peer_of(c, i);
                                     let wq = word[sbase + q];
                                     var compared = true;
                                     if (P.compare == 0u) {

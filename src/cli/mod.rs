@@ -4,6 +4,8 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod adapters;
+mod bench;
+pub mod ilca_args;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -21,6 +23,8 @@ pub struct Cli {
 pub enum Command {
     /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
     Adapters(adapters::Args),
+    /// Run one ILCA batch on the CPU reference and on the GPU, compare throughput and results.
+    Bench(bench::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -28,6 +32,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Adapters(a) => adapters::run(a),
+        Command::Bench(a) => bench::run(a),
     };
     match result {
         Ok(code) => code,

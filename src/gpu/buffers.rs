@@ -75,19 +75,31 @@ impl Gpu {
 
     /// Compiles a compute pipeline from WGSL source with one bind group of the given entries
     /// (binding 0 uniform, then storage buffers: `true` = read-write).
+    ///
+    /// `trusted` drops naga's runtime bounds checks (about 2x faster ILCA on an H100). Only for
+    /// kernels whose every index is in range by construction, which their CPU-agreement tests
+    /// exercise for every option and size.
     pub fn compute_pipeline(
         &self,
         label: &str,
         source: &str,
         storage_rw: &[bool],
+        trusted: bool,
     ) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout)> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
+        let desc = wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        };
+        let module = if trusted {
+            // SAFETY: the caller vouches that the kernel never indexes out of bounds (see above).
+            unsafe {
+                self.device
+                    .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+            }
+        } else {
+            self.device.create_shader_module(desc)
+        };
         let mut entries = vec![wgpu::BindGroupLayoutEntry {
             binding: 0,
             visibility: wgpu::ShaderStages::COMPUTE,

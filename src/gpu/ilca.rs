@@ -107,8 +107,12 @@ impl IlcaKernel {
              const IPW: u32 = {}u;\nconst TPI: u32 = {}u;\nconst CPT: u32 = {}u;\n{RNG}\n{KERNEL}",
             g.b, g.n, g.cells, g.n_peers, mapping.ipw, mapping.tpi, mapping.cpt
         );
-        let (pipeline, bgl) =
-            gpu.compute_pipeline("ilca", &source, &[false, false, false, true, true, true])?;
+        let (pipeline, bgl) = gpu.compute_pipeline(
+            "ilca",
+            &source,
+            &[false, false, false, true, true, true],
+            true,
+        )?;
         Ok(IlcaKernel {
             pipeline,
             bgl,
@@ -119,6 +123,11 @@ impl IlcaKernel {
 
     pub fn mapping(&self) -> Mapping {
         self.mapping
+    }
+
+    /// The kernel for box size `b`, compiled once per device.
+    pub fn cached(gpu: &Gpu, b: usize) -> Result<std::sync::Arc<IlcaKernel>> {
+        gpu.cached(&format!("ilca-{b}"), || IlcaKernel::new(gpu, b))
     }
 }
 
@@ -154,7 +163,7 @@ pub fn run_batch_with(
         puzzles.iter().all(|p| p.box_size() == b),
         "all puzzles of a GPU batch must have the same size"
     );
-    let kernel = IlcaKernel::new(gpu, b)?;
+    let kernel = IlcaKernel::cached(gpu, b)?;
     let g = first.geometry();
     let (cells, n) = (g.cells, g.n);
 
