@@ -12,9 +12,11 @@
 
 const WG: u32 = IPW * TPI;
 const UNITS_OFF: u32 = CELLS * NP;
-const REWARD_OFF: u32 = UNITS_OFF + 3u * N * N;
-const PENALTY_OFF: u32 = REWARD_OFF + NP + 1u;
+const SET_OFF: u32 = UNITS_OFF + 3u * N * N;
+// per setting: steps, sr, compare, tie, reset_check, reward bits [NP+1], penalty bits [NP+1]
+const SET_STRIDE: u32 = 5u + 2u * (NP + 1u);
 const PUZ_STRIDE: u32 = CELLS + CELLS * N;
+const EXHAUSTED: u32 = 0x80000000u;
 const SCALE_HIGH_BITS: u32 = 0x4f800000u; // 2^32
 const SCALE_LOW_BITS: u32 = 0x2f800000u;  // 2^-32
 const FLUSH_BITS: u32 = 0x0d800000u;      // 2^-100
@@ -23,27 +25,32 @@ struct Params {
     num_instances: u32,
     t0: u32,
     k_steps: u32,
-    steps: u32,
-    sr: u32,
-    compare: u32,     // 0 sharing, 1 free, 2 all
-    tie: u32,         // 0 random, 1 first, 2 keep
-    reset_check: u32, // 0 permutation, 1 sum
+    max_steps: u32, // the largest step limit of any setting
     groups_x: u32,
     fresh: u32, // 1 on the first dispatch: start from the puzzle's initial weights and clues
     _pad1: u32,
     _pad2: u32,
 }
 
+// The parameters of this invocation's instance (settings are a batch dimension).
+var<private> s_steps: u32;
+var<private> s_sr: u32;
+var<private> s_compare: u32;     // 0 sharing, 1 free, 2 all
+var<private> s_tie: u32;         // 0 random, 1 first, 2 keep
+var<private> s_check: u32;       // 0 permutation, 1 sum
+var<private> s_factors: u32;     // offset of the reward factors in `tables`
+
 @group(0) @binding(0) var<uniform> P: Params;
-// peers [CELLS*NP] | units [3N*N] | reward factor bits [NP+1] | penalty factor bits [NP+1]
+// peers [CELLS*NP] | units [3N*N] | settings [SET_STRIDE each]
 @group(0) @binding(1) var<storage, read> tables: array<u32>;
 // per puzzle: clue digit per cell [CELLS] | initial weight bits [CELLS*N]
 @group(0) @binding(2) var<storage, read> puzzle_data: array<u32>;
-// per instance: puzzle index, RNG key
+// per instance: puzzle index, RNG key, setting index
 @group(0) @binding(3) var<storage, read> inst_info: array<u32>;
 @group(0) @binding(4) var<storage, read_write> weights: array<f32>;
 @group(0) @binding(5) var<storage, read_write> choices: array<u32>;
-// per instance: 0 while running, the solving step (1-based) once solved
+// per instance: 0 while running, the solving step (1-based) once solved,
+// EXHAUSTED | steps when the step limit was reached unsolved
 @group(0) @binding(6) var<storage, read_write> status: array<u32>;
 
 var<workgroup> word: array<u32, IPW * CELLS>;
@@ -102,11 +109,11 @@ fn choose(k: u32, cur: u32, key: u32, t: u32, c: u32) -> u32 {
             ties += 1u;
         }
     }
-    if (P.tie == 2u && cur != 0u && w[base + cur - 1u] == best) {
+    if (s_tie == 2u && cur != 0u && w[base + cur - 1u] == best) {
         return cur;
     }
     var pick = 0u;
-    if (P.tie != 1u && ties > 1u) {
+    if (s_tie != 1u && ties > 1u) {
         pick = draw(key, t, c) % ties;
     }
     for (var d = 0u; d < N; d++) {
@@ -167,7 +174,7 @@ fn unit_resolved(sbase: u32, u: u32) -> bool {
             hi |= 1u << (v - 33u);
         }
     }
-    if (P.reset_check == 1u) {
+    if (s_check == 1u) {
         return sum == N * (N + 1u) / 2u;
     }
     return !blank && countOneBits(lo) + countOneBits(hi) == N;
@@ -187,8 +194,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var puz = 0u;
     var key = 0u;
     if (live) {
-        puz = inst_info[2u * inst];
-        key = inst_info[2u * inst + 1u];
+        puz = inst_info[3u * inst];
+        key = inst_info[3u * inst + 1u];
+        let so = SET_OFF + inst_info[3u * inst + 2u] * SET_STRIDE;
+        s_steps = tables[so];
+        s_sr = tables[so + 1u];
+        s_compare = tables[so + 2u];
+        s_tie = tables[so + 3u];
+        s_check = tables[so + 4u];
+        s_factors = so + 5u;
     }
     let pbase = puz * PUZ_STRIDE;
     let sbase = slot * CELLS;
@@ -220,7 +234,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
     for (var s = 0u; s < P.k_steps; s++) {
         let t = P.t0 + s;
-        if (t >= P.steps) {
+        if (t >= P.max_steps) {
             break;
         }
         if (live && j == 0u) {
@@ -258,7 +272,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 word[sbase + c] = (word[sbase + c] & 0xffu) | (degp[k] << 8u);
             }
         }
-        let reset_step = P.sr != 0u && (t + 1u) % P.sr == 0u;
+        let reset_step = live && s_sr != 0u && (t + 1u) % s_sr == 0u;
         if (reset_step && live) {
             for (var u = j; u < 3u * N; u += TPI) {
                 unit_ok[slot * 3u * N + u] = select(0u, 1u, unit_resolved(sbase, u));
@@ -271,7 +285,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     status[inst] = t + 1u;
                 }
                 live = false;
-            } else if (t + 1u < P.steps) {
+            } else if (t + 1u >= s_steps) {
+                if (j == 0u) {
+                    status[inst] = EXHAUSTED | s_steps;
+                }
+                live = false;
+            } else {
                 // 3. learn, 4. selective reset (a reset overwrites what learning did, as on the CPU)
                 for (var k = 0u; k < CPT; k++) {
                     let c = j + k * TPI;
@@ -299,9 +318,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                                     let q = peer_of(c, i);
                                     let wq = word[sbase + q];
                                     var compared = true;
-                                    if (P.compare == 0u) {
+                                    if (s_compare == 0u) {
                                         compared = (wq & 0xffu) == ch;
-                                    } else if (P.compare == 1u) {
+                                    } else if (s_compare == 1u) {
                                         compared = puzzle_data[pbase + q] == 0u;
                                     }
                                     if (compared && (wq >> 8u) >= deg) {
@@ -310,7 +329,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                                     }
                                 }
                             }
-                            let off = select(PENALTY_OFF, REWARD_OFF, reward);
+                            let off = select(s_factors + NP + 1u, s_factors, reward);
                             let f = bitcast<f32>(tables[off + deg]);
                             let idx = k * N + ch - 1u;
                             w[idx] = w[idx] * f;

@@ -126,3 +126,31 @@ fn mapping_packs_small_grids_and_splits_big_ones() {
     let m = gpu_ilca::Mapping::for_cells(625);
     assert_eq!((m.ipw, m.tpi, m.cpt), (1, 256, 3));
 }
+
+#[test]
+fn sweeps_with_settings_per_instance_agree() {
+    let Some(gpu) = gpu_for_tests() else { return };
+    let settings: Vec<IlcaParams> = [(1.0, 1.0, 0, 30), (0.05, 1.0, 0, 45), (0.2, 3.5, 10, 60)]
+        .iter()
+        .map(|&(lr, lp, sr, steps)| IlcaParams {
+            lr,
+            lp,
+            sr,
+            steps,
+            compare: Compare::Free,
+            ..Default::default()
+        })
+        .collect();
+    let puzzles = nine_by_nine();
+    let want = cpu::run_sweep(&puzzles, 2, &settings, &|| {});
+    let got = gpu_ilca::run_sweep_with(gpu, &puzzles, 2, &settings, &small_submissions(), &|| {})
+        .unwrap();
+    assert_eq!(got, want);
+    // Each setting alone gives the same as inside the sweep.
+    for (s, p) in settings.iter().enumerate() {
+        assert_eq!(cpu::run_batch(&puzzles, 2, p, &|| {}), want[s]);
+    }
+    // Unsolved runs stop at their own setting's limit.
+    assert!(want[0].iter().any(|r| !r.solved && r.steps == 30));
+    assert!(want[2].iter().any(|r| r.solved));
+}

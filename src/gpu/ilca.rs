@@ -72,14 +72,39 @@ struct Uniforms {
     num_instances: u32,
     t0: u32,
     k_steps: u32,
-    steps: u32,
-    sr: u32,
-    compare: u32,
-    tie: u32,
-    reset_check: u32,
+    max_steps: u32,
     groups_x: u32,
     fresh: u32,
     _pad: [u32; 2],
+}
+
+/// Status bit of an instance that reached its step limit unsolved (`EXHAUSTED` in ilca.wgsl).
+const EXHAUSTED: u32 = 0x8000_0000;
+
+/// One setting's block in the tables buffer (layout = SET_STRIDE in ilca.wgsl).
+fn setting_words(p: &IlcaParams, n_peers: usize) -> Vec<u32> {
+    let (reward, penalty) = p.factor_tables(n_peers);
+    let mut v = vec![
+        p.steps,
+        p.sr,
+        match p.compare {
+            Compare::Sharing => 0,
+            Compare::Free => 1,
+            Compare::All => 2,
+        },
+        match p.tie {
+            TieBreak::Random => 0,
+            TieBreak::First => 1,
+            TieBreak::Keep => 2,
+        },
+        match p.reset_check {
+            ResetCheck::Permutation => 0,
+            ResetCheck::Sum => 1,
+        },
+    ];
+    v.extend(reward.iter().map(|f| f.to_bits()));
+    v.extend(penalty.iter().map(|f| f.to_bits()));
+    v
 }
 
 /// A compiled ILCA kernel for one grid size.
@@ -153,10 +178,37 @@ pub fn run_batch_with(
     opts: &GpuOptions,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<InstanceResult>> {
-    params.validate()?;
+    let mut v = run_sweep_with(gpu, puzzles, runs, std::slice::from_ref(params), opts, tick)?;
+    Ok(v.pop().unwrap_or_default())
+}
+
+/// Every setting × puzzle × run in one batch (settings are a batch dimension: parameters per
+/// instance, not per dispatch); results per setting, as [`crate::ilca::cpu::run_sweep`].
+pub fn run_sweep(
+    gpu: &Gpu,
+    puzzles: &[Grid],
+    runs: usize,
+    settings: &[IlcaParams],
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Vec<InstanceResult>>> {
+    run_sweep_with(gpu, puzzles, runs, settings, &GpuOptions::default(), tick)
+}
+
+/// [`run_sweep`] with explicit chunking and submission sizes.
+pub fn run_sweep_with(
+    gpu: &Gpu,
+    puzzles: &[Grid],
+    runs: usize,
+    settings: &[IlcaParams],
+    opts: &GpuOptions,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Vec<InstanceResult>>> {
+    for s in settings {
+        s.validate()?;
+    }
     ensure!(runs >= 1, "--runs must be at least 1");
     let Some(first) = puzzles.first() else {
-        return Ok(Vec::new());
+        return Ok(vec![Vec::new(); settings.len()]);
     };
     let b = first.box_size();
     ensure!(
@@ -167,20 +219,26 @@ pub fn run_batch_with(
     let g = first.geometry();
     let (cells, n) = (g.cells, g.n);
 
-    // Tables shared by every instance: peers, units, factor bits.
-    let (reward, penalty) = params.factor_tables(g.n_peers);
+    // Tables shared by every instance: peers, units, then each setting's block.
     let mut tables: Vec<u32> = g.peers.iter().map(|&x| x as u32).collect();
     tables.extend(g.units.iter().map(|&x| x as u32));
-    tables.extend(reward.iter().map(|f| f.to_bits()));
-    tables.extend(penalty.iter().map(|f| f.to_bits()));
+    for s in settings {
+        tables.extend(setting_words(s, g.n_peers));
+    }
     let tables_buf = gpu.storage_init("ilca tables", &tables, false);
 
-    // Chunk size: the weights buffer (cells × n f32 per instance) must fit one binding, and so
-    // must the per-chunk puzzle data (at most one puzzle per instance).
-    let per_instance = (cells * n * 4) as u64;
+    // Chunk size: a chunk's weights (cells × n f32 per instance) and puzzle data (at most one
+    // puzzle per instance) must each fit one binding.
+    let per_instance = ((cells * n + cells) * 4) as u64;
     let by_limit = (gpu.max_binding_bytes() / per_instance).max(1) as usize;
     let chunk = by_limit.min(opts.max_chunk).max(1);
-    let total = puzzles.len() * runs;
+    let per_setting = puzzles.len() * runs;
+    let total = per_setting * settings.len();
+    let batch = Batch {
+        puzzles,
+        runs,
+        settings,
+    };
     let mut results = Vec::with_capacity(total);
     let mut start = 0;
     while start < total {
@@ -189,9 +247,7 @@ pub fn run_batch_with(
             gpu,
             &kernel,
             &tables_buf,
-            puzzles,
-            runs,
-            params,
+            &batch,
             opts,
             start,
             end,
@@ -199,7 +255,27 @@ pub fn run_batch_with(
         )?);
         start = end;
     }
-    Ok(results)
+    let mut out: Vec<Vec<InstanceResult>> = Vec::with_capacity(settings.len());
+    let mut it = results.into_iter();
+    for _ in settings {
+        out.push(it.by_ref().take(per_setting).collect());
+    }
+    Ok(out)
+}
+
+/// What a sweep runs: instance i is (setting, puzzle, run) in that nesting.
+struct Batch<'a> {
+    puzzles: &'a [Grid],
+    runs: usize,
+    settings: &'a [IlcaParams],
+}
+
+impl Batch<'_> {
+    fn split(&self, i: usize) -> (usize, usize, usize) {
+        let per_setting = self.puzzles.len() * self.runs;
+        let rem = i % per_setting;
+        (i / per_setting, rem / self.runs, rem % self.runs)
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -207,9 +283,7 @@ fn run_chunk(
     gpu: &Gpu,
     kernel: &IlcaKernel,
     tables_buf: &wgpu::Buffer,
-    puzzles: &[Grid],
-    runs: usize,
-    params: &IlcaParams,
+    batch: &Batch,
     opts: &GpuOptions,
     start: usize,
     end: usize,
@@ -218,21 +292,35 @@ fn run_chunk(
     let g = crate::puzzle::Geometry::get(kernel.b);
     let (cells, n) = (g.cells, g.n);
     let count = end - start;
-    let (p_first, p_last) = (start / runs, (end - 1) / runs);
 
-    // Puzzle data of the puzzles this chunk touches: clues, then initial weight bits.
-    let mut pdata = Vec::with_capacity((p_last - p_first + 1) * (cells + cells * n));
-    for p in &puzzles[p_first..=p_last] {
-        let prep = Prepared::new(p, params);
+    // Puzzle data of the puzzles this chunk touches: clues, then initial weight bits. Initial
+    // weights do not depend on the setting, so any setting prepares them.
+    let mut local = std::collections::BTreeMap::new();
+    for i in start..end {
+        let (_, p, _) = batch.split(i);
+        let next = local.len();
+        local.entry(p).or_insert(next);
+    }
+    let mut order: Vec<(usize, usize)> = local.iter().map(|(&p, &l)| (l, p)).collect();
+    order.sort_unstable();
+    let mut pdata = Vec::with_capacity(order.len() * (cells + cells * n));
+    for &(_, p) in &order {
+        let prep = Prepared::new(&batch.puzzles[p], &batch.settings[0]);
         pdata.extend(prep.clue.iter().map(|&v| v as u32));
         pdata.extend(prep.init.iter().map(|f| f.to_bits()));
     }
-    let mut info = Vec::with_capacity(2 * count);
+    let mut info = Vec::with_capacity(3 * count);
     for i in start..end {
-        let (p, r) = (i / runs, i % runs);
-        info.push((p - p_first) as u32);
-        info.push(rng::instance_key(params.seed, p as u32, r as u32));
+        let (s, p, r) = batch.split(i);
+        info.push(local[&p] as u32);
+        info.push(rng::instance_key(
+            batch.settings[s].seed,
+            p as u32,
+            r as u32,
+        ));
+        info.push(s as u32);
     }
+    let max_steps = batch.settings.iter().map(|s| s.steps).max().unwrap_or(1);
     let pdata_buf = gpu.storage_init("ilca puzzles", &pdata, false);
     let info_buf = gpu.storage_init("ilca instances", &info, false);
     let weights_buf = gpu.storage_zeroed("ilca weights", (count * cells * n * 4) as u64);
@@ -267,34 +355,19 @@ fn run_chunk(
     let max_dim = gpu.limits.max_compute_workgroups_per_dimension.max(1);
     let groups_x = groups.min(max_dim);
     let groups_y = groups.div_ceil(groups_x);
-    let k_steps = (opts.cell_steps_per_submission / (count * cells) as u64)
-        .clamp(1, params.steps as u64) as u32;
+    let k_steps =
+        (opts.cell_steps_per_submission / (count * cells) as u64).clamp(1, max_steps as u64) as u32;
 
     let mut t0 = 0u32;
-    let mut solved_so_far = 0usize;
+    let mut finished = 0usize;
     let mut status = vec![0u32; count];
-    while t0 < params.steps {
-        let k = k_steps.min(params.steps - t0);
+    while t0 < max_steps {
+        let k = k_steps.min(max_steps - t0);
         let u = Uniforms {
             num_instances: count as u32,
             t0,
             k_steps: k,
-            steps: params.steps,
-            sr: params.sr,
-            compare: match params.compare {
-                Compare::Sharing => 0,
-                Compare::Free => 1,
-                Compare::All => 2,
-            },
-            tie: match params.tie {
-                TieBreak::Random => 0,
-                TieBreak::First => 1,
-                TieBreak::Keep => 2,
-            },
-            reset_check: match params.reset_check {
-                ResetCheck::Permutation => 0,
-                ResetCheck::Sum => 1,
-            },
+            max_steps,
             groups_x,
             fresh: (t0 == 0) as u32,
             _pad: [0; 2],
@@ -319,33 +392,35 @@ fn run_chunk(
         t0 += k;
         // Only the status words come back between submissions.
         status = gpu.read_u32(&status_buf, count)?;
-        let solved = status.iter().filter(|&&s| s != 0).count();
-        for _ in solved_so_far..solved {
+        let done = status.iter().filter(|&&s| s != 0).count();
+        for _ in finished..done {
             tick();
         }
-        solved_so_far = solved;
-        if solved == count {
+        finished = done;
+        if done == count {
             break;
         }
     }
     let choices = gpu.read_u32(&choices_buf, count * cells)?;
     let mut out = Vec::with_capacity(count);
     for (k, i) in (start..end).enumerate() {
-        let (p, r) = (i / runs, i % runs);
+        let (set, p, r) = batch.split(i);
         let cells_k: Vec<u8> = choices[k * cells..(k + 1) * cells]
             .iter()
             .map(|&v| v as u8)
             .collect();
         let grid = Grid::from_cells(kernel.b, cells_k)?;
-        let ok = status[k] != 0;
-        if !ok {
+        let st = status[k];
+        if st == 0 {
+            // Cannot happen once every step ran; counted so progress still ends at 100%.
             tick();
         }
+        let ok = st != 0 && st & EXHAUSTED == 0;
         out.push(InstanceResult {
             puzzle: p,
             run: r,
-            solved: ok && grid.is_solution_of(&puzzles[p]),
-            steps: if ok { status[k] } else { params.steps },
+            solved: ok && grid.is_solution_of(&batch.puzzles[p]),
+            steps: if ok { st } else { batch.settings[set].steps },
             grid: grid.to_line(),
         });
     }
