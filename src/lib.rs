@@ -5,3 +5,4 @@ pub mod cli;
 pub mod gpu;
 pub mod puzzle;
 pub mod report;
+pub mod rfss;

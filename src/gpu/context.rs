@@ -59,12 +59,9 @@ impl Gpu {
                     .collect();
                 let found = match p.parse::<usize>() {
                     Ok(i) => all.into_iter().nth(i),
-                    Err(_) => all.into_iter().find(|a| {
-                        a.get_info()
-                            .name
-                            .to_lowercase()
-                            .contains(&p.to_lowercase())
-                    }),
+                    Err(_) => all
+                        .into_iter()
+                        .find(|a| a.get_info().name.to_lowercase().contains(&p.to_lowercase())),
                 };
                 found.ok_or_else(|| {
                     anyhow!(

@@ -34,7 +34,9 @@ pub fn gpu_for_tests() -> Option<&'static Gpu> {
         }
     });
     if gpu.is_none() {
-        eprintln!("SKIPPED: no GPU adapter on this machine (install mesa-vulkan-drivers for lavapipe)");
+        eprintln!(
+            "SKIPPED: no GPU adapter on this machine (install mesa-vulkan-drivers for lavapipe)"
+        );
     }
     gpu.as_ref()
 }

@@ -212,7 +212,10 @@ mod tests {
         let p = parse_str(CLASSIC, None).unwrap().remove(0).grid;
         let mut s = parse_str(CLASSIC_SOLUTION, None).unwrap().remove(0).grid;
         s.set(0, 4); // clue 5 → 4: also a conflict
-        assert!(s.verify_solution_of(&p).unwrap_err().contains("changes clue"));
+        assert!(s
+            .verify_solution_of(&p)
+            .unwrap_err()
+            .contains("changes clue"));
         let mut s2 = parse_str(CLASSIC_SOLUTION, None).unwrap().remove(0).grid;
         let (a, b) = (s2.get(2), s2.get(3)); // swap two non-clue cells of row 1
         s2.set(2, b);

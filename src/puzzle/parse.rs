@@ -94,7 +94,11 @@ impl Ctx<'_> {
 }
 
 /// Parses puzzle file contents.
-pub fn parse_bytes(file: &str, bytes: &[u8], side: Option<usize>) -> Result<PuzzleFile, ParseError> {
+pub fn parse_bytes(
+    file: &str,
+    bytes: &[u8],
+    side: Option<usize>,
+) -> Result<PuzzleFile, ParseError> {
     let ctx = Ctx { file };
     let forced_b = match side {
         None => None,
@@ -113,17 +117,21 @@ pub fn parse_bytes(file: &str, bytes: &[u8], side: Option<usize>) -> Result<Puzz
         match std::str::from_utf8(raw) {
             Ok(s) => lines.push(s),
             Err(e) => {
-                let col = String::from_utf8_lossy(&raw[..e.valid_up_to()]).chars().count() + 1;
-                return Err(ctx.err(
-                    i + 1,
-                    Some(col),
-                    "not UTF-8 text (is this a binary file?)",
-                ));
+                let col = String::from_utf8_lossy(&raw[..e.valid_up_to()])
+                    .chars()
+                    .count()
+                    + 1;
+                return Err(ctx.err(i + 1, Some(col), "not UTF-8 text (is this a binary file?)"));
             }
         }
     }
     if bytes.contains(&0) {
-        let line = bytes.iter().take_while(|&&c| c != 0).filter(|&&c| c == b'\n').count() + 1;
+        let line = bytes
+            .iter()
+            .take_while(|&&c| c != 0)
+            .filter(|&&c| c == b'\n')
+            .count()
+            + 1;
         return Err(ctx.err(line, None, "contains a NUL byte (is this a binary file?)"));
     }
 
@@ -150,7 +158,10 @@ pub fn parse_bytes(file: &str, bytes: &[u8], side: Option<usize>) -> Result<Puzz
         let (puzzle, consumed) = if is_integer_row(&fields) {
             parse_integer_block(&ctx, &lines, i, forced_b)?
         } else {
-            (parse_symbol_line(&ctx, line, line_no, &fields, forced_b)?, 1)
+            (
+                parse_symbol_line(&ctx, line, line_no, &fields, forced_b)?,
+                1,
+            )
         };
         let b = puzzle.grid.box_size();
         match file_b {
@@ -244,7 +255,10 @@ fn parse_symbol_line(
             return Err(ctx.err(
                 line_no,
                 Some(col0),
-                format!("expected {} symbols for a {n}x{n} puzzle, found {len}", n * n),
+                format!(
+                    "expected {} symbols for a {n}x{n} puzzle, found {len}",
+                    n * n
+                ),
             ));
         }
         (None, None) => {
@@ -349,9 +363,9 @@ fn parse_integer_block(
             ));
         }
         for (col, f) in fields {
-            let v: i64 = f.parse().map_err(|_| {
-                ctx.err(line_no, Some(col), format!("{f:?} is not a number"))
-            })?;
+            let v: i64 = f
+                .parse()
+                .map_err(|_| ctx.err(line_no, Some(col), format!("{f:?} is not a number")))?;
             if v == -1 || v == 0 {
                 cells.push(0);
             } else if (1..=n as i64).contains(&v) {
@@ -428,7 +442,10 @@ mod tests {
 
     #[test]
     fn reads_line_format_with_extra_fields_and_comments() {
-        let text = format!("# header\n\n{CLASSIC}  0.63 rated\n{}\n", CLASSIC.replace('.', "0"));
+        let text = format!(
+            "# header\n\n{CLASSIC}  0.63 rated\n{}\n",
+            CLASSIC.replace('.', "0")
+        );
         let f = parse_bytes("t.txt", text.as_bytes(), None).unwrap();
         assert_eq!(f.b, 3);
         assert_eq!(f.header, vec!["header"]);
@@ -450,7 +467,15 @@ mod tests {
     #[test]
     fn reads_16x16_letters() {
         let line: String = (0..256)
-            .map(|i| if i == 5 { 'G' } else if i == 7 { 'a' } else { '.' })
+            .map(|i| {
+                if i == 5 {
+                    'G'
+                } else if i == 7 {
+                    'a'
+                } else {
+                    '.'
+                }
+            })
             .collect();
         let g = parse_str(&line, Some(16)).unwrap().remove(0).grid;
         assert_eq!(g.side(), 16);

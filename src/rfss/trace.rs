@@ -1,0 +1,1 @@
+//! Species-proportion history (the data of the paper's Fig. 3).
