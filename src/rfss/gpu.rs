@@ -506,7 +506,12 @@ fn run_batch(
     });
     let state_bytes = std::mem::size_of::<KState>() as u64;
     let mut states = lay.state.clone();
-    let mut gens_per_submit: u32 = 8;
+    // GPU_SUDOKU_RFSS_GENS_PER_SUBMIT fixes the split (for debugging; results never depend on it).
+    let fixed: Option<u32> = std::env::var("GPU_SUDOKU_RFSS_GENS_PER_SUBMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&v| v > 0);
+    let mut gens_per_submit: u32 = fixed.unwrap_or(8);
     loop {
         let running: Vec<usize> = (0..n).filter(|&i| states[i].flags == 0).collect();
         let stalled: Vec<usize> = (0..n)

@@ -26,7 +26,7 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 pub use cpu::run_cpu;
-// pub use trace::{trace, write_trace_csv, Trace};
+pub use trace::{trace, write_trace_csv, Trace};
 
 /// What happens to proportions that fall below the underflow threshold `2^-underflow_log2`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
