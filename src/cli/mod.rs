@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod adapters;
+mod rfss;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -21,6 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
     Adapters(adapters::Args),
+    /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.
+    Rfss(rfss::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -28,6 +31,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Adapters(a) => adapters::run(a),
+        Command::Rfss(a) => rfss::run(a),
     };
     match result {
         Ok(code) => code,

@@ -142,12 +142,14 @@ pub fn run_one(puzzle: &Grid, params: &RfssParams) -> Result<RfssOutcome> {
     let mut eng = Engine::new(prob, &sub);
     let mut restarts = 0u32;
     let mut offset = 0u32; // generations run before the current restart
+    let mut updates = 0u64; // species-updates before the current restart
     while !eng.st.done {
         if eng.stalled(&sub) {
             let s = search
                 .as_mut()
                 .expect("stalls only with the enhancement on");
             offset += eng.st.generation;
+            updates += eng.prob.n_species() as u64 * eng.st.generation as u64;
             match s.on_stall(&eng.prob, &eng.p, &eng.argmax) {
                 Ok(prob) => {
                     restarts += 1;
@@ -159,6 +161,7 @@ pub fn run_one(puzzle: &Grid, params: &RfssParams) -> Result<RfssOutcome> {
                     return Ok(RfssOutcome {
                         generations: offset,
                         restarts,
+                        species_updates: updates,
                         ..RfssOutcome::unsolvable(puzzle, reason)
                     })
                 }
@@ -173,6 +176,7 @@ pub fn run_one(puzzle: &Grid, params: &RfssParams) -> Result<RfssOutcome> {
         &eng.argmax,
         restarts,
         offset + eng.st.generation,
+        updates,
     )
 }
 

@@ -104,6 +104,7 @@ struct Slot {
     search: Option<Search>,
     restarts: u32,
     offset: u32,
+    updates: u64,
     /// Capacity of the slot (the first problem's sizes; restarts only shrink problems).
     cap: Header,
     finished: Option<RfssOutcome>,
@@ -220,6 +221,7 @@ pub fn run_detailed(
                 search,
                 restarts: 0,
                 offset: 0,
+                updates: 0,
                 finished: None,
                 final_p: Vec::new(),
             }),
@@ -531,6 +533,7 @@ fn run_batch(
                 .as_mut()
                 .expect("stalled only with the enhancement on");
             s.offset += states[i].generation;
+            s.updates += s.prob.n_species() as u64 * states[i].generation as u64;
             match search.on_stall(&s.prob, &p, &argmax) {
                 Ok(prob) => {
                     s.restarts += 1;
@@ -569,6 +572,7 @@ fn run_batch(
                     s.finished = Some(RfssOutcome {
                         generations: s.offset,
                         restarts: s.restarts,
+                        species_updates: s.updates,
                         ..RfssOutcome::unsolvable(&s.puzzle, reason)
                     });
                     let mut ks = states[i];
@@ -633,6 +637,7 @@ fn run_batch(
             am,
             s.restarts,
             s.offset + st.generation,
+            s.updates,
         )?);
     }
     Ok(())

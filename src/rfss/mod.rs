@@ -76,7 +76,7 @@ impl Default for RfssParams {
             underflow: Underflow::Extinct,
             underflow_log2: 100,
             enhancement: Enhancement::Off,
-            stall_generations: 2_000,
+            stall_generations: 300,
         }
     }
 }
@@ -376,6 +376,8 @@ pub struct RfssOutcome {
     pub species: u32,
     /// Enhancement only: how many times the run restarted on a reduced puzzle.
     pub restarts: u32,
+    /// Work done: Σ over the run's problems of species × generations run on it.
+    pub species_updates: u64,
 }
 
 impl RfssOutcome {
@@ -393,6 +395,7 @@ impl RfssOutcome {
             conflicts: 0,
             species: 0,
             restarts: 0,
+            species_updates: 0,
         }
     }
 
@@ -418,6 +421,7 @@ pub(crate) fn finish(
     argmax: &[u32],
     restarts: u32,
     generations: u32,
+    updates_before: u64,
 ) -> Result<RfssOutcome> {
     let grid = prob.grid_of(argmax);
     let verified = grid.verify_solution_of(puzzle);
@@ -439,6 +443,7 @@ pub(crate) fn finish(
         conflicts: st.conflicts,
         species: prob.n_species() as u32,
         restarts,
+        species_updates: updates_before + prob.n_species() as u64 * st.generation as u64,
     })
 }
 

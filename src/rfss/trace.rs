@@ -54,7 +54,7 @@ pub fn trace(puzzle: &Grid, params: &RfssParams, every: u32) -> Result<Trace> {
             t.proportions.push(eng.p.clone());
         }
     }
-    t.outcome = finish(puzzle, &eng.prob, &eng.st, &eng.argmax, 0, eng.st.generation)?;
+    t.outcome = finish(puzzle, &eng.prob, &eng.st, &eng.argmax, 0, eng.st.generation, 0)?;
     Ok(t)
 }
 
