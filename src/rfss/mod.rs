@@ -237,9 +237,8 @@ impl Problem {
                 count[r as usize] += 1;
             }
         }
-        for kind in 0..3 {
-            for key in 0..n * n {
-                let r = res_id[kind][key];
+        for (kind, ids) in res_id.iter().enumerate() {
+            for (key, &r) in ids.iter().enumerate() {
                 if r != u32::MAX && count[r as usize] == 0 {
                     let (unit, d) = (key / n, key % n + 1);
                     let what = match kind {

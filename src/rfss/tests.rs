@@ -96,7 +96,13 @@ fn species_and_resources_of_the_classic() {
     assert_eq!(p.n_res, 4 * 51);
     assert_eq!(p.n_species(), 153);
     for (x, rs) in p.res.iter().enumerate() {
-        assert_eq!(rs[0] as usize, p.blank.iter().position(|&c| c == p.species[x].cell).unwrap());
+        assert_eq!(
+            rs[0] as usize,
+            p.blank
+                .iter()
+                .position(|&c| c == p.species[x].cell)
+                .unwrap()
+        );
         for &r in rs {
             assert!(p.covering(r as usize).contains(&(x as u32)));
         }
@@ -138,7 +144,16 @@ fn unsolvable_puzzles_are_reported_up_front() {
     // down (rows, columns and boxes all distinct).
     let mut cells = vec![0u8; 81];
     cells[8] = 2;
-    for (r, c) in [(1, 0), (3, 1), (6, 2), (2, 3), (4, 4), (7, 5), (5, 6), (8, 7)] {
+    for (r, c) in [
+        (1, 0),
+        (3, 1),
+        (6, 2),
+        (2, 3),
+        (4, 4),
+        (7, 5),
+        (5, 6),
+        (8, 7),
+    ] {
         cells[r * 9 + c] = 1;
     }
     let g = Grid::from_cells(3, cells).unwrap();
@@ -160,10 +175,16 @@ fn bad_parameters_are_clear_errors() {
     assert!(e.contains("--stable-generations"), "{e}");
     let mut p = params(10, 1);
     p.underflow_log2 = 121;
-    assert!(run_cpu(&g, &p).unwrap_err().to_string().contains("10..=120"));
+    assert!(run_cpu(&g, &p)
+        .unwrap_err()
+        .to_string()
+        .contains("10..=120"));
     p.underflow_log2 = 100;
     p.stall_generations = 0;
-    assert!(run_cpu(&g, &p).unwrap_err().to_string().contains("--stall-generations"));
+    assert!(run_cpu(&g, &p)
+        .unwrap_err()
+        .to_string()
+        .contains("--stall-generations"));
     assert_eq!(params(1, 1).threshold(), 2f32.powi(-100));
 }
 
@@ -203,7 +224,10 @@ fn niche_from_loads_equals_the_pairwise_formula() {
         // f(x,x) = 1 and the overlap is symmetric.
         for x in 0..p.n_species() {
             assert_eq!(overlap(&p, x, x), 1.0);
-            assert_eq!(overlap(&p, x, (x + 5) % p.n_species()), overlap(&p, (x + 5) % p.n_species(), x));
+            assert_eq!(
+                overlap(&p, x, (x + 5) % p.n_species()),
+                overlap(&p, (x + 5) % p.n_species(), x)
+            );
         }
     }
 }
@@ -242,11 +266,18 @@ fn f32_generations_follow_the_pairwise_f64_formula() {
 #[test]
 fn classic_is_solved_and_the_stop_rule_counts_stable_generations() {
     let g = grid(CLASSIC);
-    let o1 = run_cpu(&[g.clone()], &params(5000, 1)).unwrap().remove(0);
+    let o1 = run_cpu(std::slice::from_ref(&g), &params(5000, 1))
+        .unwrap()
+        .remove(0);
     assert!(o1.solved());
     let at = o1.solved_at.unwrap();
-    assert_eq!(o1.generations, at, "stable 1 stops at the first valid read-off");
-    let o50 = run_cpu(&[g.clone()], &params(5000, 50)).unwrap().remove(0);
+    assert_eq!(
+        o1.generations, at,
+        "stable 1 stops at the first valid read-off"
+    );
+    let o50 = run_cpu(std::slice::from_ref(&g), &params(5000, 50))
+        .unwrap()
+        .remove(0);
     assert_eq!(o50.solved_at, Some(at));
     assert_eq!(o50.generations, at + 49);
     assert_eq!(o50.grid, o1.grid);
@@ -300,12 +331,14 @@ fn plain_rfss_solves_most_easy_generated_puzzles() {
 #[test]
 fn hard_puzzle_stalls_plain_but_the_enhancement_solves_it() {
     let g = grid(HARD);
-    let plain = run_cpu(&[g.clone()], &params(4000, 10)).unwrap().remove(0);
+    let plain = run_cpu(std::slice::from_ref(&g), &params(4000, 10))
+        .unwrap()
+        .remove(0);
     assert_eq!(plain.status, Status::Unsolved);
     let mut p = params(60_000, 10);
     p.enhancement = Enhancement::Propagate;
     p.stall_generations = 300;
-    let o = run_cpu(&[g.clone()], &p).unwrap().remove(0);
+    let o = run_cpu(std::slice::from_ref(&g), &p).unwrap().remove(0);
     assert!(o.solved(), "{o:?}");
     assert!(o.restarts >= 1);
     assert!(grid(&o.grid).is_solution_of(&g));
@@ -317,8 +350,8 @@ fn enhancement_proves_a_puzzle_without_solution_unsolvable() {
     // only hold 9 (the other row-1 numerals are blocked by their columns).
     let mut cells = vec![0u8; 81];
     // Row 1: r1c1..r1c7 hold 1..7; r1c8 and r1c9 blank.
-    for c in 0..7 {
-        cells[c] = c as u8 + 1;
+    for (c, v) in cells.iter_mut().take(7).enumerate() {
+        *v = c as u8 + 1;
     }
     // 8 appears in columns 8 and 9 further down (different boxes).
     cells[4 * 9 + 7] = 8;

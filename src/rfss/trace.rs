@@ -48,13 +48,21 @@ pub fn trace(puzzle: &Grid, params: &RfssParams, every: u32) -> Result<Trace> {
     };
     while !eng.st.done {
         eng.step(params);
-        if eng.st.generation % every == 0 || eng.st.done {
+        if eng.st.generation.is_multiple_of(every) || eng.st.done {
             t.generations.push(eng.st.generation);
             t.conflicts.push(eng.st.conflicts);
             t.proportions.push(eng.p.clone());
         }
     }
-    t.outcome = finish(puzzle, &eng.prob, &eng.st, &eng.argmax, 0, eng.st.generation, 0)?;
+    t.outcome = finish(
+        puzzle,
+        &eng.prob,
+        &eng.st,
+        &eng.argmax,
+        0,
+        eng.st.generation,
+        0,
+    )?;
     Ok(t)
 }
 
