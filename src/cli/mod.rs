@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod adapters;
 mod bench;
 pub mod ilca_args;
+mod rfss;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -25,6 +26,8 @@ pub enum Command {
     Adapters(adapters::Args),
     /// Run one ILCA batch on the CPU reference and on the GPU, compare throughput and results.
     Bench(bench::Args),
+    /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.
+    Rfss(rfss::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -33,6 +36,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Adapters(a) => adapters::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Rfss(a) => rfss::run(a),
     };
     match result {
         Ok(code) => code,
