@@ -4,7 +4,12 @@
 //! uniformly in the tier's band (Easy (0.1, 0.4), Medium [0.4, 0.55), Hard [0.55, 0.7),
 //! Evil [0.7, 0.9)).
 //!
-//! `cargo run --release --example ilca_paper_sets -- DIR [SEED] [COUNT]`
+//! `cargo run --release --example ilca_paper_sets -- DIR [SEED] [COUNT] [MODEL]`
+//!
+//! MODEL `ps-pattern` / `ps-random` imitates the generator the paper most likely used (MATLAB
+//! Central File Exchange #13846, `Ps.m`/`Cs(n)`): one base grid (the canonical pattern grid, or
+//! one random grid), random row swaps inside bands and column swaps inside stacks, then every
+//! cell blanked independently with probability d.
 
 use anyhow::{Context, Result};
 use rand::seq::SliceRandom;
@@ -47,6 +52,7 @@ fn main() -> Result<()> {
         .context("usage: ilca_paper_sets DIR [SEED] [COUNT]")?;
     let seed: u64 = args.get(1).map_or(Ok(2024), |s| s.parse())?;
     let count: usize = args.get(2).map_or(Ok(100), |s| s.parse())?;
+    let model = args.get(3).cloned().unwrap_or_else(|| "uniform".into());
     std::fs::create_dir_all(dir)?;
     let tiers = [
         ("easy", 0.1, 0.4),
@@ -59,8 +65,51 @@ fn main() -> Result<()> {
         let mut out = format!(
             "# paper-model {name}: random complete grid, blank fraction d uniform in [{lo}, {hi}), seed {seed}\n"
         );
+        let base: Vec<u8> = if model == "ps-pattern" {
+            (0..81)
+                .map(|i| ((i / 9 * 3 + i / 27 + i % 9) % 9 + 1) as u8)
+                .collect()
+        } else {
+            complete_grid(&mut StdRng::seed_from_u64(seed))
+        };
         for _ in 0..count {
-            let mut g = complete_grid(&mut rng);
+            let mut g = if model.starts_with("ps-") {
+                let mut g = base.clone();
+                for _ in 0..200 {
+                    let (band, i, j) = (
+                        rng.random_range(0..3usize),
+                        rng.random_range(0..3usize),
+                        rng.random_range(0..3usize),
+                    );
+                    let (a, b) = (band * 3 + i, band * 3 + j);
+                    if rng.random_range(0..2) == 0 {
+                        for c in 0..9 {
+                            g.swap(a * 9 + c, b * 9 + c);
+                        }
+                    } else {
+                        for r in 0..9 {
+                            g.swap(r * 9 + a, r * 9 + b);
+                        }
+                    }
+                }
+                g
+            } else {
+                complete_grid(&mut rng)
+            };
+            if model.starts_with("ps-") {
+                let d: f64 = rng.random_range(lo..hi);
+                for v in g.iter_mut() {
+                    if rng.random_range(0.0..1.0) < d {
+                        *v = 0;
+                    }
+                }
+                let line: String = g
+                    .iter()
+                    .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+                    .collect();
+                out.push_str(&format!("{line} d={d:.3}\n"));
+                continue;
+            }
             let d: f64 = loop {
                 let d = rng.random_range(lo..hi);
                 if d > lo || name != "easy" {

@@ -6,4 +6,5 @@ pub mod gpu;
 pub mod ilca;
 pub mod puzzle;
 pub mod report;
+pub mod rfss;
 pub mod rng;

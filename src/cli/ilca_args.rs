@@ -1,4 +1,4 @@
-//! The ILCA parameters as command-line options, shared by `batch` and `trace`.
+//! ILCA parameters on the command line, shared by every subcommand that runs ILCA (batch, trace, bench).
 
 use crate::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
 

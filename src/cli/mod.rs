@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 mod adapters;
 mod batch;
-mod ilca_args;
+mod bench;
+pub mod ilca_args;
+mod rfss;
 mod trace;
 
 #[derive(Parser, Debug)]
@@ -24,6 +26,10 @@ pub struct Cli {
 pub enum Command {
     /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
     Adapters(adapters::Args),
+    /// Run one ILCA batch on the CPU reference and on the GPU, compare throughput and results.
+    Bench(bench::Args),
+    /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.
+    Rfss(rfss::Args),
     /// Run ILCA on puzzle files (several runs each) and report solved %, steps and speed.
     Batch(batch::Args),
     /// Show one ILCA run step by step (grids, conflicts, rewards, penalties, probabilities).
@@ -35,6 +41,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Adapters(a) => adapters::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Rfss(a) => rfss::run(a),
         Command::Batch(a) => batch::run(a),
         Command::Trace(a) => trace::run(a),
     };

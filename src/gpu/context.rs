@@ -1,6 +1,9 @@
 //! Opening a wgpu device with the adapter's own limits (so big batches fit) and naming it.
 
 use anyhow::{anyhow, bail, Context, Result};
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// An open device and what it is.
 pub struct Gpu {
@@ -8,6 +11,8 @@ pub struct Gpu {
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
     pub limits: wgpu::Limits,
+    /// Compiled kernels by name, so repeated batches do not recompile.
+    kernels: Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -86,7 +91,25 @@ impl Gpu {
             queue,
             info,
             limits,
+            kernels: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The kernel stored under `key`, made by `make` the first time.
+    pub fn cached<T: Any + Send + Sync>(
+        &self,
+        key: &str,
+        make: impl FnOnce() -> Result<T>,
+    ) -> Result<Arc<T>> {
+        let mut map = self.kernels.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = map.get(key) {
+            if let Ok(k) = k.clone().downcast::<T>() {
+                return Ok(k);
+            }
+        }
+        let k = Arc::new(make()?);
+        map.insert(key.to_string(), k.clone());
+        Ok(k)
     }
 
     /// "NVIDIA H100 (Vulkan, DiscreteGpu)".

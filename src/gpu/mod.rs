@@ -1,6 +1,8 @@
 //! GPU plumbing shared by every kernel: adapter choice, device creation, backend selection.
 
+mod buffers;
 mod context;
+pub mod ilca;
 
 pub use context::{describe, list_adapters, Gpu};
 

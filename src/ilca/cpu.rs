@@ -377,26 +377,38 @@ pub fn run_batch(
     params: &IlcaParams,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<InstanceResult> {
-    let preps: Vec<Prepared> = puzzles.iter().map(|p| Prepared::new(p, params)).collect();
-    (0..puzzles.len() * runs)
+    run_sweep(puzzles, runs, std::slice::from_ref(params), tick)
+        .pop()
+        .unwrap_or_default()
+}
+
+/// Every setting × puzzle × run; results per setting. Settings share the random draws
+/// (the key does not depend on the setting), so they are compared on common random numbers.
+pub fn run_sweep(
+    puzzles: &[Grid],
+    runs: usize,
+    settings: &[IlcaParams],
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Vec<InstanceResult>> {
+    let per_setting = puzzles.len() * runs;
+    let all: Vec<InstanceResult> = (0..per_setting * settings.len())
         .into_par_iter()
         .map_init(
-            || None::<(usize, State)>,
+            || None::<((usize, usize), Prepared, State)>,
             |scratch, i| {
-                let (p, r) = (i / runs, i % runs);
-                let prep = &preps[p];
-                // Reuse the thread's state buffers while the puzzle stays the same.
-                let state = match scratch {
-                    Some((sp, st)) if *sp == p || st.w.len() == prep.init.len() => {
-                        *sp = p;
-                        st.reset_to(prep);
-                        st
-                    }
+                let (s, rem) = (i / per_setting, i % per_setting);
+                let (p, r) = (rem / runs, rem % runs);
+                let params = &settings[s];
+                // Instances come in (setting, puzzle) runs: rebuild only when that changes.
+                match scratch {
+                    Some((sp, prep, st)) if *sp == (s, p) => st.reset_to(prep),
                     _ => {
-                        *scratch = Some((p, State::new(prep)));
-                        &mut scratch.as_mut().unwrap().1
+                        let prep = Prepared::new(&puzzles[p], params);
+                        let st = State::new(&prep);
+                        *scratch = Some(((s, p), prep, st));
                     }
-                };
+                }
+                let (_, prep, state) = scratch.as_mut().expect("set above");
                 let key = rng::instance_key(params.seed, p as u32, r as u32);
                 let (ok, steps) = run_instance(prep, params, state, key);
                 let grid = state.grid(prep.geom.b);
@@ -411,7 +423,13 @@ pub fn run_batch(
                 }
             },
         )
-        .collect()
+        .collect();
+    let mut out = Vec::with_capacity(settings.len());
+    let mut it = all.into_iter();
+    for _ in settings {
+        out.push(it.by_ref().take(per_setting).collect());
+    }
+    out
 }
 
 #[cfg(test)]

@@ -148,14 +148,23 @@ impl IlcaParams {
     }
 
     /// Reward factors r(d) and penalty factors p(d) for d = 0..=|N|, rounded once to f32 on the
-    /// host; both engines read these tables, so no engine evaluates Eq. 8–9 itself.
+    /// host; both engines read these tables, so no engine evaluates Eq. 8–9 itself. A factor
+    /// that would be subnormal in f32 becomes 0 (GPUs may flush subnormals).
     pub fn factor_tables(&self, n_peers: usize) -> (Vec<f32>, Vec<f32>) {
         let nn = n_peers as f64;
+        let normal = |x: f64| {
+            let f = x as f32;
+            if f < f32::MIN_POSITIVE {
+                0.0
+            } else {
+                f
+            }
+        };
         let reward = (0..=n_peers)
-            .map(|d| (1.0 + d as f64 / nn * self.lr) as f32)
+            .map(|d| normal(1.0 + d as f64 / nn * self.lr))
             .collect();
         let penalty = (0..=n_peers)
-            .map(|d| (1.0 - (1.0 - d as f64 / nn) * self.lp).max(self.penalty_floor) as f32)
+            .map(|d| normal((1.0 - (1.0 - d as f64 / nn) * self.lp).max(self.penalty_floor)))
             .collect();
         (reward, penalty)
     }

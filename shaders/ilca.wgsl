@@ -1,0 +1,356 @@
+// ILCA time-steps for many instances at once: the WGSL twin of src/ilca/cpu.rs (State::step).
+//
+// Mapping: a workgroup holds IPW instances, TPI invocations each; an invocation owns the cells
+// j, j+TPI, … (CPT of them) of its instance and keeps their weights in private memory for the
+// whole dispatch, which runs up to `k_steps` time-steps. The instance's states and degrees live
+// in workgroup memory (one word per cell: state | degree << 8), so peers are read from there.
+// Arithmetic on weights is only f32 multiplies by host-made factors and by powers of two, and
+// comparisons: nothing a driver can fuse or reorder, so results equal the CPU's bit for bit.
+//
+// The host prepends `const` lines for B, N, CELLS, NP, IPW, TPI, CPT (see src/gpu/ilca.rs) and
+// shaders/rng.wgsl.
+
+const WG: u32 = IPW * TPI;
+const UNITS_OFF: u32 = CELLS * NP;
+const SET_OFF: u32 = UNITS_OFF + 3u * N * N;
+// per setting: steps, sr, compare, tie, reset_check, reward bits [NP+1], penalty bits [NP+1]
+const SET_STRIDE: u32 = 5u + 2u * (NP + 1u);
+const PUZ_STRIDE: u32 = CELLS + CELLS * N;
+const EXHAUSTED: u32 = 0x80000000u;
+const SCALE_HIGH_BITS: u32 = 0x4f800000u; // 2^32
+const SCALE_LOW_BITS: u32 = 0x2f800000u;  // 2^-32
+const FLUSH_BITS: u32 = 0x0d800000u;      // 2^-100
+
+struct Params {
+    num_instances: u32,
+    t0: u32,
+    k_steps: u32,
+    max_steps: u32, // the largest step limit of any setting
+    groups_x: u32,
+    fresh: u32, // 1 on the first dispatch: start from the puzzle's initial weights and clues
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// The parameters of this invocation's instance (settings are a batch dimension).
+var<private> s_steps: u32;
+var<private> s_sr: u32;
+var<private> s_compare: u32;     // 0 sharing, 1 free, 2 all
+var<private> s_tie: u32;         // 0 random, 1 first, 2 keep
+var<private> s_check: u32;       // 0 permutation, 1 sum
+var<private> s_factors: u32;     // offset of the reward factors in `tables`
+
+@group(0) @binding(0) var<uniform> P: Params;
+// peers [CELLS*NP] | units [3N*N] | settings [SET_STRIDE each]
+@group(0) @binding(1) var<storage, read> tables: array<u32>;
+// per puzzle: clue digit per cell [CELLS] | initial weight bits [CELLS*N]
+@group(0) @binding(2) var<storage, read> puzzle_data: array<u32>;
+// per instance: puzzle index, RNG key, setting index
+@group(0) @binding(3) var<storage, read> inst_info: array<u32>;
+@group(0) @binding(4) var<storage, read_write> weights: array<f32>;
+@group(0) @binding(5) var<storage, read_write> choices: array<u32>;
+// per instance: 0 while running, the solving step (1-based) once solved,
+// EXHAUSTED | steps when the step limit was reached unsolved
+@group(0) @binding(6) var<storage, read_write> status: array<u32>;
+
+var<workgroup> word: array<u32, IPW * CELLS>;
+var<workgroup> unhappy: array<atomic<u32>, IPW>;
+var<workgroup> unit_ok: array<u32, IPW * 3u * N>;
+
+var<private> w: array<f32, CPT * N>;
+// With one cell per invocation its peers are listed once per dispatch (registers), not per step.
+const PE_LEN: u32 = select(1u, NP, CPT == 1u);
+var<private> pe: array<u32, PE_LEN>;
+
+// Peers of cell c are enumerated arithmetically (row, column, then the box cells outside both),
+// which is cheaper than a table lookup; counts and "beats every neighbour" do not depend on order.
+fn peer(c: u32, i: u32) -> u32 {
+    let r = c / N;
+    let col = c % N;
+    if (i < N - 1u) {
+        // the row, skipping c
+        let k = select(i, i + 1u, i >= col);
+        return r * N + k;
+    }
+    if (i < 2u * (N - 1u)) {
+        let k0 = i - (N - 1u);
+        let k = select(k0, k0 + 1u, k0 >= r);
+        return k * N + col;
+    }
+    // box cells in other rows and columns: (B-1) x (B-1) of them
+    let k = i - 2u * (N - 1u);
+    let br = (r / B) * B;
+    let bc = (col / B) * B;
+    let ir0 = k / (B - 1u);
+    let ic0 = k % (B - 1u);
+    let ir = select(ir0, ir0 + 1u, ir0 >= r - br);
+    let ic = select(ic0, ic0 + 1u, ic0 >= col - bc);
+    return (br + ir) * N + bc + ic;
+}
+
+fn peer_of(c: u32, i: u32) -> u32 {
+    if (CPT == 1u) {
+        return pe[i];
+    }
+    return peer(c, i);
+}
+
+// Largest-weight digit (1-based) of own cell k; ties as in cpu::argmax.
+fn choose(k: u32, cur: u32, key: u32, t: u32, c: u32) -> u32 {
+    let base = k * N;
+    var best = w[base];
+    var ties = 1u;
+    for (var d = 1u; d < N; d++) {
+        let x = w[base + d];
+        if (x > best) {
+            best = x;
+            ties = 1u;
+        } else if (x == best) {
+            ties += 1u;
+        }
+    }
+    if (s_tie == 2u && cur != 0u && w[base + cur - 1u] == best) {
+        return cur;
+    }
+    var pick = 0u;
+    if (s_tie != 1u && ties > 1u) {
+        pick = draw(key, t, c) % ties;
+    }
+    for (var d = 0u; d < N; d++) {
+        if (w[base + d] == best) {
+            if (pick == 0u) {
+                return d + 1u;
+            }
+            pick -= 1u;
+        }
+    }
+    return 1u; // unreachable: the maximum occurs in the row
+}
+
+// Power-of-two rescale and flush, as cpu::rescale.
+fn rescale(k: u32) {
+    let base = k * N;
+    var m = 0.0;
+    for (var d = 0u; d < N; d++) {
+        if (w[base + d] > m) {
+            m = w[base + d];
+        }
+    }
+    let hi = bitcast<f32>(SCALE_HIGH_BITS);
+    let lo = bitcast<f32>(SCALE_LOW_BITS);
+    var s = 1.0;
+    if (m > hi) {
+        s = lo;
+    } else if (m > 0.0 && m < lo) {
+        s = hi;
+    }
+    let flush = bitcast<f32>(FLUSH_BITS);
+    for (var d = 0u; d < N; d++) {
+        var x = w[base + d];
+        if (s != 1.0) {
+            x = x * s;
+        }
+        if (x < flush) {
+            x = 0.0;
+        }
+        w[base + d] = x;
+    }
+}
+
+// Is unit u of the instance at sbase resolved, as cpu::unit_resolved?
+fn unit_resolved(sbase: u32, u: u32) -> bool {
+    var lo = 0u;
+    var hi = 0u;
+    var sum = 0u;
+    var blank = false;
+    for (var i = 0u; i < N; i++) {
+        let v = word[sbase + tables[UNITS_OFF + u * N + i]] & 0xffu;
+        sum += v;
+        if (v == 0u) {
+            blank = true;
+        } else if (v <= 32u) {
+            lo |= 1u << (v - 1u);
+        } else {
+            hi |= 1u << (v - 33u);
+        }
+    }
+    if (s_check == 1u) {
+        return sum == N * (N + 1u) / 2u;
+    }
+    return !blank && countOneBits(lo) + countOneBits(hi) == N;
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+    let group = wid.x + wid.y * P.groups_x;
+    let slot = li / TPI;
+    let j = li % TPI;
+    let inst = group * IPW + slot;
+    var live = inst < P.num_instances;
+    if (live) {
+        live = status[inst] == 0u;
+    }
+    let started = live;
+    var puz = 0u;
+    var key = 0u;
+    if (live) {
+        puz = inst_info[3u * inst];
+        key = inst_info[3u * inst + 1u];
+        let so = SET_OFF + inst_info[3u * inst + 2u] * SET_STRIDE;
+        s_steps = tables[so];
+        s_sr = tables[so + 1u];
+        s_compare = tables[so + 2u];
+        s_tie = tables[so + 3u];
+        s_check = tables[so + 4u];
+        s_factors = so + 5u;
+    }
+    let pbase = puz * PUZ_STRIDE;
+    let sbase = slot * CELLS;
+    var clue: array<u32, CPT>;
+    var degp: array<u32, CPT>;
+    if (CPT == 1u && j < CELLS) {
+        for (var i = 0u; i < NP; i++) {
+            pe[i] = peer(j, i);
+        }
+    }
+    for (var k = 0u; k < CPT; k++) {
+        let c = j + k * TPI;
+        if (live && c < CELLS) {
+            clue[k] = puzzle_data[pbase + c];
+            if (P.fresh == 1u) {
+                word[sbase + c] = clue[k];
+                for (var d = 0u; d < N; d++) {
+                    w[k * N + d] = bitcast<f32>(puzzle_data[pbase + CELLS + c * N + d]);
+                }
+            } else {
+                word[sbase + c] = choices[inst * CELLS + c];
+                for (var d = 0u; d < N; d++) {
+                    w[k * N + d] = weights[(inst * CELLS + c) * N + d];
+                }
+            }
+        }
+    }
+    workgroupBarrier();
+
+    for (var s = 0u; s < P.k_steps; s++) {
+        let t = P.t0 + s;
+        if (t >= P.max_steps) {
+            break;
+        }
+        if (live && j == 0u) {
+            atomicStore(&unhappy[slot], 0u);
+        }
+        // 1. choose
+        for (var k = 0u; k < CPT; k++) {
+            let c = j + k * TPI;
+            if (live && c < CELLS && clue[k] == 0u) {
+                word[sbase + c] = choose(k, word[sbase + c] & 0xffu, key, t, c);
+            }
+        }
+        workgroupBarrier();
+        // 2. degrees
+        for (var k = 0u; k < CPT; k++) {
+            let c = j + k * TPI;
+            if (live && c < CELLS) {
+                let v = word[sbase + c] & 0xffu;
+                var same = 0u;
+                for (var i = 0u; i < NP; i++) {
+                    if ((word[sbase + peer_of(c, i)] & 0xffu) == v) {
+                        same += 1u;
+                    }
+                }
+                degp[k] = NP - same;
+                if (same != 0u) {
+                    atomicAdd(&unhappy[slot], 1u);
+                }
+            }
+        }
+        workgroupBarrier();
+        for (var k = 0u; k < CPT; k++) {
+            let c = j + k * TPI;
+            if (live && c < CELLS) {
+                word[sbase + c] = (word[sbase + c] & 0xffu) | (degp[k] << 8u);
+            }
+        }
+        let reset_step = live && s_sr != 0u && (t + 1u) % s_sr == 0u;
+        if (reset_step && live) {
+            for (var u = j; u < 3u * N; u += TPI) {
+                unit_ok[slot * 3u * N + u] = select(0u, 1u, unit_resolved(sbase, u));
+            }
+        }
+        workgroupBarrier();
+        if (live) {
+            if (atomicLoad(&unhappy[slot]) == 0u) {
+                if (j == 0u) {
+                    status[inst] = t + 1u;
+                }
+                live = false;
+            } else if (t + 1u >= s_steps) {
+                if (j == 0u) {
+                    status[inst] = EXHAUSTED | s_steps;
+                }
+                live = false;
+            } else {
+                // 3. learn, 4. selective reset (a reset overwrites what learning did, as on the CPU)
+                for (var k = 0u; k < CPT; k++) {
+                    let c = j + k * TPI;
+                    if (c < CELLS && clue[k] == 0u) {
+                        var do_reset = false;
+                        if (reset_step) {
+                            let r = c / N;
+                            let col = c % N;
+                            let bx = (r / B) * B + col / B;
+                            let ub = slot * 3u * N;
+                            do_reset = unit_ok[ub + r] == 0u || unit_ok[ub + N + col] == 0u || unit_ok[ub + 2u * N + bx] == 0u;
+                        }
+                        if (do_reset) {
+                            for (var d = 0u; d < N; d++) {
+                                w[k * N + d] = bitcast<f32>(puzzle_data[pbase + CELLS + c * N + d]);
+                            }
+                        } else {
+                            let wc = word[sbase + c];
+                            let ch = wc & 0xffu;
+                            let deg = wc >> 8u;
+                            var reward = deg == NP;
+                            if (!reward) {
+                                reward = true;
+                                for (var i = 0u; i < NP; i++) {
+                                    let q = peer_of(c, i);
+                                    let wq = word[sbase + q];
+                                    var compared = true;
+                                    if (s_compare == 0u) {
+                                        compared = (wq & 0xffu) == ch;
+                                    } else if (s_compare == 1u) {
+                                        compared = puzzle_data[pbase + q] == 0u;
+                                    }
+                                    if (compared && (wq >> 8u) >= deg) {
+                                        reward = false;
+                                        break;
+                                    }
+                                }
+                            }
+                            let off = select(s_factors + NP + 1u, s_factors, reward);
+                            let f = bitcast<f32>(tables[off + deg]);
+                            let idx = k * N + ch - 1u;
+                            w[idx] = w[idx] * f;
+                            rescale(k);
+                        }
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+
+    if (started) {
+        for (var k = 0u; k < CPT; k++) {
+            let c = j + k * TPI;
+            if (c < CELLS) {
+                choices[inst * CELLS + c] = word[sbase + c] & 0xffu;
+                for (var d = 0u; d < N; d++) {
+                    weights[(inst * CELLS + c) * N + d] = w[k * N + d];
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! `gpu-sudoku bench`: the same ILCA batch on the CPU reference (all cores) and on the GPU in
+//! one process, their throughput side by side, and a check that they agree.
+
+use anyhow::{bail, Context, Result};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use super::ilca_args::IlcaArgs;
+use crate::gpu::{ilca as gpu_ilca, Gpu};
+use crate::ilca::cpu;
+use crate::puzzle::{read_puzzles, Grid};
+use crate::report::InstanceResult;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Puzzle files (one size); their puzzles form one batch.
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Runs per puzzle.
+    #[arg(long, default_value_t = 10)]
+    pub runs: usize,
+    /// Run the CPU on only the first N instances (0 = all) and compare rates; for huge batches.
+    #[arg(long, default_value_t = 0)]
+    pub cpu_instances: usize,
+    /// GPU adapter: index from `gpu-sudoku adapters` or part of its name.
+    #[arg(long)]
+    pub adapter: Option<String>,
+    /// Force the puzzle size (side length, e.g. 9).
+    #[arg(long)]
+    pub size: Option<usize>,
+    #[command(flatten)]
+    pub ilca: IlcaArgs,
+}
+
+/// Work done by one engine on a batch.
+struct Measured {
+    instances: usize,
+    solved: usize,
+    instance_steps: u64,
+    seconds: f64,
+}
+
+impl Measured {
+    fn of(results: &[InstanceResult], seconds: f64) -> Measured {
+        Measured {
+            instances: results.len(),
+            solved: results.iter().filter(|r| r.solved).count(),
+            instance_steps: results.iter().map(|r| r.steps as u64).sum(),
+            seconds,
+        }
+    }
+    fn steps_per_s(&self) -> f64 {
+        self.instance_steps as f64 / self.seconds
+    }
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    let params = a.ilca.params()?;
+    if a.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let mut puzzles: Vec<Grid> = Vec::new();
+    for f in &a.files {
+        let file = read_puzzles(f, a.size)?;
+        if let Some(p) = puzzles.first() {
+            if p.box_size() != file.b {
+                bail!("{f}: all files of a bench must hold puzzles of one size");
+            }
+        }
+        puzzles.extend(file.puzzles.into_iter().map(|p| p.grid));
+    }
+    let cells = puzzles[0].geometry().cells as f64;
+    let total = puzzles.len() * a.runs;
+    let gpu = Gpu::open(a.adapter.as_deref()).context("the bench needs a GPU adapter")?;
+    eprintln!("GPU: {}", gpu.describe());
+
+    // Compile once outside the timing, so both sides are timed on work alone.
+    gpu_ilca::IlcaKernel::cached(&gpu, puzzles[0].box_size())?;
+    let t = Instant::now();
+    let g_res = gpu_ilca::run_batch(&gpu, &puzzles, a.runs, &params, &|| {})?;
+    let g = Measured::of(&g_res, t.elapsed().as_secs_f64());
+
+    // The CPU runs the first `cpu_instances` instances: whole puzzles × runs.
+    let cpu_puzzles = if a.cpu_instances == 0 {
+        puzzles.len()
+    } else {
+        a.cpu_instances.div_ceil(a.runs).clamp(1, puzzles.len())
+    };
+    let t = Instant::now();
+    let c_res = cpu::run_batch(&puzzles[..cpu_puzzles], a.runs, &params, &|| {});
+    let c = Measured::of(&c_res, t.elapsed().as_secs_f64());
+    let mismatches = c_res.iter().zip(&g_res).filter(|(x, y)| x != y).count();
+
+    println!(
+        "batch: {} puzzles x {} runs = {total} instances of {n}x{n}, {} steps max, params {:?}",
+        puzzles.len(),
+        a.runs,
+        params.steps,
+        params,
+        n = puzzles[0].side()
+    );
+    println!(
+        "{:<6} {:>10} {:>8} {:>10} {:>16} {:>16} {:>14}",
+        "engine", "instances", "solved%", "seconds", "inst-steps/s", "cell-updates/s", "solved/s"
+    );
+    for (name, m) in [("cpu", &c), ("gpu", &g)] {
+        println!(
+            "{:<6} {:>10} {:>8.1} {:>10.4} {:>16.4e} {:>16.4e} {:>14.1}",
+            name,
+            m.instances,
+            100.0 * m.solved as f64 / m.instances as f64,
+            m.seconds,
+            m.steps_per_s(),
+            m.steps_per_s() * cells,
+            m.solved as f64 / m.seconds
+        );
+    }
+    println!(
+        "gpu/cpu instance-steps/s ratio: {:.1}x (cpu: {} threads)",
+        g.steps_per_s() / c.steps_per_s(),
+        rayon::current_num_threads()
+    );
+    if mismatches != 0 {
+        println!(
+            "DISAGREEMENT: {mismatches} of {} instances differ between CPU and GPU",
+            c_res.len()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    println!(
+        "agreement: all {} instances run on both engines are identical",
+        c_res.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
