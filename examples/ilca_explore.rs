@@ -3,6 +3,8 @@
 //!
 //! `cargo run --release --example ilca_explore -- [key=value…] FILE…`
 
+#![allow(clippy::needless_range_loop)]
+
 use gpu_sudoku::puzzle::{read_puzzles, Geometry, Grid};
 use gpu_sudoku::rng;
 use rayon::prelude::*;
@@ -39,7 +41,7 @@ fn run(p: &P, puzzle: &Grid, pi: u32, ri: u32) -> (bool, u32) {
     let g: &Geometry = puzzle.geometry();
     let (n, np, cells) = (g.n, g.n_peers, g.cells);
     let mut clue = puzzle.cells().to_vec();
-    if p.fixed || std::env::var("SINGLES").is_ok() {
+    if p.fixed {
         let orig = clue.clone();
         for c in 0..cells {
             if orig[c] == 0 {
@@ -136,14 +138,8 @@ fn run(p: &P, puzzle: &Grid, pi: u32, ri: u32) -> (bool, u32) {
                 }
             } else if live > 1 {
                 let b = 1.0 - pf(d);
-                for (j, x) in row.iter_mut().enumerate() {
-                    if j == k {
-                        *x *= 1.0 - b;
-                    } else if init[0] >= 0.0 && *x > 0.0 || true {
-                        // only digits still possible (init > 0) gain
-                        *x = *x * (1.0 - b);
-                    }
-                }
+                // every digit shrinks by (1 - b); the live ones other than k share b
+                row.iter_mut().for_each(|x| *x *= 1.0 - b);
                 let gain = b / (live - 1) as f64;
                 for (j, x) in row.iter_mut().enumerate() {
                     if j != k && *x > 0.0 {

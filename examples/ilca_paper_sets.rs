@@ -6,6 +6,7 @@
 //!
 //! `cargo run --release --example ilca_paper_sets -- DIR [SEED] [COUNT] [MODEL]`
 //!
+//! MODEL `unique` writes only `unique.txt`: minimal puzzles with a unique solution.
 //! MODEL `ps-pattern` / `ps-random` imitates the generator the paper most likely used (MATLAB
 //! Central File Exchange #13846, `Ps.m`/`Cs(n)`): one base grid (the canonical pattern grid, or
 //! one random grid), random row swaps inside bands and column swaps inside stacks, then every
@@ -45,6 +46,70 @@ fn complete_grid(rng: &mut StdRng) -> Vec<u8> {
     g.to_vec()
 }
 
+/// Number of solutions of a 9x9 grid, counting up to `cap` (bitmask backtracking, MRV).
+fn count_solutions(g: &mut [u8; 81], cap: usize) -> usize {
+    let mut best: Option<(usize, u16)> = None;
+    for c in 0..81 {
+        if g[c] != 0 {
+            continue;
+        }
+        let (r, col) = (c / 9, c % 9);
+        let mut used = 0u16;
+        for i in 0..9 {
+            used |= 1 << g[r * 9 + i];
+            used |= 1 << g[i * 9 + col];
+            used |= 1 << g[(r / 3 * 3 + i / 3) * 9 + col / 3 * 3 + i % 3];
+        }
+        let free = !used & 0b11_1111_1110;
+        if best.is_none_or(|(_, m)| free.count_ones() < m.count_ones()) {
+            best = Some((c, free));
+        }
+    }
+    let Some((c, free)) = best else {
+        return 1;
+    };
+    let mut total = 0;
+    for v in 1..=9u8 {
+        if free & (1 << v) != 0 {
+            g[c] = v;
+            total += count_solutions(g, cap - total);
+            g[c] = 0;
+            if total >= cap {
+                break;
+            }
+        }
+    }
+    total
+}
+
+/// `unique.txt`: random complete grids with clues removed in random order while the solution
+/// stays unique (minimal puzzles, typically 21–26 clues).
+fn unique_set(dir: &str, seed: u64, count: usize) -> Result<()> {
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x5555);
+    let mut out = format!("# unique minimal puzzles (clues removed while unique), seed {seed}\n");
+    for _ in 0..count {
+        let full = complete_grid(&mut rng);
+        let mut g = [0u8; 81];
+        g.copy_from_slice(&full);
+        let mut cells: Vec<usize> = (0..81).collect();
+        cells.shuffle(&mut rng);
+        for c in cells {
+            let v = g[c];
+            g[c] = 0;
+            if count_solutions(&mut g.clone(), 2) != 1 {
+                g[c] = v;
+            }
+        }
+        let line: String = g
+            .iter()
+            .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+            .collect();
+        out.push_str(&format!("{line}\n"));
+    }
+    std::fs::write(format!("{dir}/unique.txt"), out)?;
+    Ok(())
+}
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let dir = args
@@ -53,6 +118,10 @@ fn main() -> Result<()> {
     let seed: u64 = args.get(1).map_or(Ok(2024), |s| s.parse())?;
     let count: usize = args.get(2).map_or(Ok(100), |s| s.parse())?;
     let model = args.get(3).cloned().unwrap_or_else(|| "uniform".into());
+    if model == "unique" {
+        std::fs::create_dir_all(dir)?;
+        return unique_set(dir, seed, count);
+    }
     std::fs::create_dir_all(dir)?;
     let tiers = [
         ("easy", 0.1, 0.4),

@@ -1,0 +1,346 @@
+//! The `batch` and `trace` commands end to end: reports parse, every reported solution is valid,
+//! bad parameters fail clearly, results do not depend on the thread count.
+
+use gpu_sudoku::puzzle::{parse_str, Grid};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const CLASSIC_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"));
+    c.env("XDG_RUNTIME_DIR", "/tmp");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_ilca");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn grid(s: &str) -> Grid {
+    parse_str(s, None).unwrap().remove(0).grid
+}
+
+/// The classic solution with the cells whose index is ≡ k (mod m) blanked.
+fn blanked(m: usize, k: usize) -> String {
+    CLASSIC_SOLUTION
+        .chars()
+        .enumerate()
+        .map(|(i, c)| if i % m == k { '.' } else { c })
+        .collect()
+}
+
+/// A 16x16 pattern grid with every 5th cell blank.
+fn sixteen() -> String {
+    (0..256)
+        .map(|i| {
+            let (r, c) = (i / 16, i % 16);
+            if i % 5 == 0 {
+                '.'
+            } else {
+                gpu_sudoku::puzzle::symbol_for(((r * 4 + r / 4 + c) % 16 + 1) as u8)
+            }
+        })
+        .collect()
+}
+
+/// Writes the test files: a 9x9 file (comment, classic, two easy ones) and a 16x16 file.
+fn files() -> (String, String) {
+    let nine = tmp("nine.txt");
+    std::fs::write(
+        &nine,
+        format!(
+            "# test puzzles\n{CLASSIC}\n\n{} d=0.1\n{}\n",
+            blanked(9, 4),
+            blanked(5, 2)
+        ),
+    )
+    .unwrap();
+    let big = tmp("sixteen.txt");
+    std::fs::write(&big, format!("{}\n", sixteen())).unwrap();
+    (
+        nine.to_string_lossy().into_owned(),
+        big.to_string_lossy().into_owned(),
+    )
+}
+
+fn strip_timing(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.remove("timing");
+            m.values_mut().for_each(strip_timing);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_timing),
+        _ => {}
+    }
+}
+
+#[test]
+fn batch_json_holds_every_instance_and_every_solution_is_valid() {
+    let (nine, big) = files();
+    let json = tmp("batch.json");
+    let csv = tmp("batch.csv");
+    let out = run(&[
+        "batch",
+        &nine,
+        &big,
+        "--runs",
+        "3",
+        "--lr",
+        "0.01",
+        "--sr",
+        "50",
+        "--steps",
+        "600",
+        "--restart",
+        "500",
+        "--backend",
+        "auto",
+        "--json",
+        json.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("overall"), "{stdout}");
+    assert!(stdout.contains("nine") && stdout.contains("sixteen"), "{stdout}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["algorithm"], "ilca");
+    assert_eq!(v["params"]["restart"], 500);
+    assert_eq!(v["seed"], 1);
+    assert!(v["version"].is_string());
+    if v["backend"] == "cpu" {
+        assert!(v["adapter"].is_null());
+        assert!(stderr.contains("running on the CPU"), "{stderr}");
+    }
+    let puzzles = [
+        vec![
+            grid(CLASSIC),
+            grid(&blanked(9, 4)),
+            grid(&blanked(5, 2)),
+        ],
+        vec![grid(&sixteen())],
+    ];
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    let mut solved = 0;
+    for (f, ps) in files.iter().zip(&puzzles) {
+        let inst = f["instances"].as_array().unwrap();
+        assert_eq!(inst.len(), ps.len() * 3);
+        for i in inst {
+            let p = &ps[i["puzzle"].as_u64().unwrap() as usize];
+            let g = parse_str(i["grid"].as_str().unwrap(), Some(p.side()))
+                .unwrap()
+                .remove(0)
+                .grid;
+            if i["solved"].as_bool().unwrap() {
+                solved += 1;
+                g.verify_solution_of(p).unwrap();
+                assert!(i["steps"].as_u64().unwrap() <= 600);
+            } else {
+                assert_eq!(i["steps"], 600);
+                assert!(!g.is_solution_of(p));
+            }
+        }
+    }
+    // Lines are the puzzles' lines in the file (comment and blank line skipped).
+    let lines: Vec<u64> = files[0]["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [2, 2, 2, 4, 4, 4, 5, 5, 5]);
+    assert_eq!(v["overall"]["solved"], solved);
+    assert_eq!(v["overall"]["instances"], 12);
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv.lines().count(), 13);
+    assert!(csv.starts_with("file,label,puzzle,line,run,solved,steps,grid\n"));
+}
+
+#[test]
+fn json_does_not_depend_on_the_thread_count() {
+    let (nine, _) = files();
+    let json = tmp("det.json");
+    let go = |threads: Option<&str>| {
+        let mut c = bin();
+        c.args([
+            "batch",
+            &nine,
+            "--runs",
+            "4",
+            "--lr",
+            "0.175",
+            "--lp",
+            "3.5",
+            "--sr",
+            "20",
+            "--steps",
+            "120",
+            "--backend",
+            "cpu",
+            "--json",
+            json.to_str().unwrap(),
+        ]);
+        if let Some(t) = threads {
+            c.env("RAYON_NUM_THREADS", t);
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success());
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        strip_timing(&mut v);
+        v
+    };
+    let one = go(Some("1"));
+    assert_eq!(one, go(None));
+    assert_eq!(one, go(Some("3")));
+}
+
+#[test]
+fn bad_parameters_fail_with_clear_messages() {
+    let (nine, _) = files();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--lp", "-1"], "--lp must be"),
+        (&["--lr", "0"], "--lr must be"),
+        (&["--sr", "300"], "--sr 300 is larger than --steps 250"),
+        (&["--restart", "300"], "--restart 300 is larger than --steps 250"),
+        (&["--runs", "0"], "--runs must be at least 1"),
+        (&["--steps", "0"], "--steps must be between"),
+        (&["--penalty-floor", "1"], "--penalty-floor"),
+        (&["--backend", "gpu"], "the GPU ILCA engine is not built yet"),
+    ];
+    for (extra, msg) in cases {
+        let mut args = vec!["batch", nine.as_str()];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?} should fail");
+        assert!(err.contains(msg), "{extra:?}: {err}");
+    }
+    // A bad puzzle file: file, line and column.
+    let bad = tmp("bad.txt");
+    std::fs::write(&bad, format!("{CLASSIC}\n53..7..x.{}\n", &CLASSIC[9..])).unwrap();
+    let out = run(&["batch", bad.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("bad.txt:2:8"), "{err}");
+    let out = run(&["trace", CLASSIC, "--lp", "-2"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--lp must be"));
+    let out = run(&["trace", "not a puzzle"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("neither a readable file nor a puzzle"));
+}
+
+/// The paper's Fig. 3 puzzle under the improved variant (docs/REPRODUCTION.md): every run solves it.
+#[test]
+fn fig3_puzzle_is_solved_by_the_improved_variant() {
+    let file = tmp("fig3.txt");
+    std::fs::write(&file, format!("{CLASSIC}\n")).unwrap();
+    let json = tmp("fig3.json");
+    let out = run(&[
+        "batch",
+        file.to_str().unwrap(),
+        "--runs",
+        "10",
+        "--lr",
+        "0.01",
+        "--lp",
+        "1",
+        "--sr",
+        "50",
+        "--restart",
+        "500",
+        "--steps",
+        "20000",
+        "--backend",
+        "cpu",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let p = grid(CLASSIC);
+    for i in v["files"][0]["instances"].as_array().unwrap() {
+        assert_eq!(i["solved"], true, "{i}");
+        let g = grid(i["grid"].as_str().unwrap());
+        g.verify_solution_of(&p).unwrap();
+        assert_eq!(g, grid(CLASSIC_SOLUTION)); // the puzzle is unique
+    }
+}
+
+#[test]
+fn trace_shows_every_step_and_the_probabilities_behind_each_choice() {
+    let csv = tmp("trace.csv");
+    let out = run(&[
+        "trace",
+        CLASSIC,
+        "--lr",
+        "0.05",
+        "--steps",
+        "60",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("step 1: 51 changed"), "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    let steps = if let Some(rest) = last.strip_prefix("solved at step ") {
+        let s: usize = rest.split(' ').next().unwrap().parse().unwrap();
+        let g = grid(last.rsplit(' ').next().unwrap());
+        g.verify_solution_of(&grid(CLASSIC)).unwrap();
+        s
+    } else {
+        assert!(last.starts_with("not solved within 60 steps"), "{last}");
+        60
+    };
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header.len(), 10 + 9);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), steps * 81);
+    for r in &rows {
+        let p: Vec<f64> = r[10..].iter().map(|x| x.parse().unwrap()).collect();
+        let sum: f64 = p.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{r:?}");
+        // The state is a digit of largest probability (Definition 3).
+        let state: usize = r[5].parse().unwrap();
+        let max = p.iter().cloned().fold(0.0, f64::max);
+        assert_eq!(p[state - 1], max, "{r:?}");
+        if r[4] == "1" {
+            assert_eq!(p[state - 1], 1.0);
+            assert_eq!(r[8], "-");
+        }
+    }
+    // Step 1 picks a digit in every free cell: 51 changes.
+    assert_eq!(rows[..81].iter().filter(|r| r[6] == "1").count(), 51);
+    // A file and an index select the same instance as `batch` does.
+    let (nine, _) = files();
+    let out = run(&["trace", &nine, "--index", "7"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--index 7 is out of range"));
+    let a = run(&["trace", &nine, "--index", "0", "--no-grids"]);
+    let b = run(&["trace", CLASSIC, "--no-grids"]);
+    let body = |o: &Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&a), body(&b));
+}
