@@ -19,8 +19,8 @@ pub type GpuIlcaEngine = fn(
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<InstanceResult>>;
 
-/// The GPU engine, once it exists (`Some(crate::gpu::ilca::run_batch)`); `None` until then.
-pub const GPU_ENGINE: Option<GpuIlcaEngine> = None;
+/// The GPU engine (`shaders/ilca.wgsl`), bit-identical to [`cpu::run_batch`].
+pub const GPU_ENGINE: Option<GpuIlcaEngine> = Some(crate::gpu::ilca::run_batch);
 
 /// Where a batch ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
