@@ -2,6 +2,16 @@
 //! readings of the paper before one is written into `src/ilca`. Prints solved % per file.
 //!
 //! `cargo run --release --example ilca_explore -- [key=value…] FILE…`
+//!
+//! Keys (defaults = the engine's defaults): steps, runs, lr, lp, floor, sr, seed, limit (puzzles
+//! per file), compare (sharing|free|all), tie (random|first|keep), check (perm|sum),
+//! update (mult = the paper's multiply-and-renormalise | lrp = linear reward-penalty),
+//! order (sync | seq: cells updated in place one after another), choose (argmax | sample),
+//! cap (weights clipped at cap × initial), prio=1 (random priority among equal degrees),
+//! avoid (1: every cell, 2: conflicted cells pick among digits no neighbour held last step),
+//! peer=q (digits held by k neighbours × q^k; ponly=1: only when penalised), act=ρ (a cell
+//! re-chooses with probability ρ), fixed=1 (single-candidate cells become clues), rs (full
+//! restart period), trace=1 (per-step conflicts on stderr; WATCH=c1,c2 prints those cells).
 
 #![allow(clippy::needless_range_loop)]
 

@@ -86,7 +86,15 @@ improved() {
 
 unique() {
   local files=("$DIR"/unique/*.txt)
-  for s in "Algorithm 1|--lr 1 --lp 1" "Table 6 (lp = 1)|--lr 0.0666667 --lp 1 --sr 65" "improved|--lr 0.01 --lp 1 --sr 50 --restart 500 --steps 20000"; do
+  local settings=(
+    "Algorithm 1|--lr 1 --lp 1"
+    "Table 6 (lp = 1)|--lr 0.0666667 --lp 1 --sr 65"
+    "improved, 3000 steps|--lr 0.01 --lp 1 --sr 50 --restart 500 --steps 3000"
+    "improved, 20000 steps|--lr 0.01 --lp 1 --sr 50 --restart 500 --steps 20000"
+    "hard penalties, 3000 steps|--lr 1 --lp 20 --sr 40 --restart 500 --steps 3000"
+    "hard penalties, 20000 steps|--lr 1 --lp 20 --sr 40 --restart 500 --steps 20000"
+  )
+  for s in "${settings[@]}"; do
     row "unique tiers, ${s%%|*}" "sharing, random" "${files[@]}" -- --runs 10 ${s#*|}
   done
 }
