@@ -4,6 +4,8 @@
 pub mod cli;
 pub mod gpu;
 pub mod ilca;
+pub mod plot;
 pub mod puzzle;
 pub mod report;
 pub mod rng;
+pub mod sweep;

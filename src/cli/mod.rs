@@ -6,6 +6,8 @@ use std::process::ExitCode;
 mod adapters;
 mod bench;
 pub mod ilca_args;
+mod plot;
+mod sweep;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -25,6 +27,14 @@ pub enum Command {
     Adapters(adapters::Args),
     /// Run one ILCA batch on the CPU reference and on the GPU, compare throughput and results.
     Bench(bench::Args),
+    /// Sweep one or two ILCA parameters over ranges on puzzle files: CSV of resolution rates + figures.
+    Sweep(sweep::Args),
+    /// Redraw a sweep's figures from its CSV.
+    PlotSweep(plot::SweepArgs),
+    /// Draw an ILCA trace CSV: grids by step (paper Fig. 3) and probability histories (Fig. 4).
+    PlotTrace(plot::TraceArgs),
+    /// Draw the series of a wide CSV over x (e.g. RFSS species proportions, Horn's Fig. 3).
+    PlotLines(plot::LinesArgs),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -33,6 +43,10 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Adapters(a) => adapters::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Sweep(a) => sweep::run(a),
+        Command::PlotSweep(a) => plot::run_sweep(a),
+        Command::PlotTrace(a) => plot::run_trace(a),
+        Command::PlotLines(a) => plot::run_lines(a),
     };
     match result {
         Ok(code) => code,
