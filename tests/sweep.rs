@@ -71,7 +71,9 @@ fn inputs(files: &[String]) -> Vec<Input> {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("sweep-tests").join(name);
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("sweep-tests")
+        .join(name);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -88,7 +90,12 @@ fn run_all(plan: &Plan, inputs: &[Input], runs: usize, engine: Engine) -> Vec<Ro
 }
 
 /// What a sweep row should say, computed from a plain batch of the concatenated puzzles.
-fn expected(all: &[Grid], sizes: &[usize], params: &IlcaParams, runs: usize) -> Vec<(usize, usize, Option<f64>)> {
+fn expected(
+    all: &[Grid],
+    sizes: &[usize],
+    params: &IlcaParams,
+    runs: usize,
+) -> Vec<(usize, usize, Option<f64>)> {
     let res = cpu::run_batch(all, runs, params, &|| {});
     let mut out = Vec::new();
     let mut start = 0;
@@ -112,7 +119,9 @@ fn concat(inputs: &[Input]) -> (Vec<Grid>, Vec<usize>) {
 }
 
 fn file_rows<'a>(rows: &'a [Row], pred: impl Fn(&Row) -> bool + 'a) -> Vec<&'a Row> {
-    rows.iter().filter(|r| r.group == Group::File && pred(r)).collect()
+    rows.iter()
+        .filter(|r| r.group == Group::File && pred(r))
+        .collect()
 }
 
 #[test]
@@ -136,15 +145,22 @@ fn step_limit_sweep_equals_separate_runs() {
     let mut some_differ = false;
     let mut prev = None;
     for s in [2u32, 5, 8, 11, 14] {
-        let params = IlcaParams { steps: s, ..base.clone() };
+        let params = IlcaParams {
+            steps: s,
+            ..base.clone()
+        };
         let want = expected(&all, &sizes, &params, 3);
         let got = file_rows(&rows, |r| r.point.steps == s);
         assert_eq!(got.len(), 2);
         for (g, w) in got.iter().zip(&want) {
-            assert_eq!((g.instances, g.solved, g.mean_steps_solved), *w, "steps {s}, {}", g.label);
+            assert_eq!(
+                (g.instances, g.solved, g.mean_steps_solved),
+                *w,
+                "steps {s}, {}",
+                g.label
+            );
         }
         let total: usize = want.iter().map(|w| w.1).sum();
-        eprintln!("steps {s}: {want:?}");
         some_differ |= prev.is_some_and(|p| p != total);
         prev = Some(total);
     }
@@ -174,7 +190,12 @@ fn ratio_sweep_rows_match_plain_batches() {
         let got = file_rows(&rows, |r| r.role == run.role && r.point.lr == run.params.lr);
         assert_eq!(got.len(), 2);
         for (g, w) in got.iter().zip(&want) {
-            assert_eq!((g.instances, g.solved, g.mean_steps_solved), *w, "{:?}", run.params);
+            assert_eq!(
+                (g.instances, g.solved, g.mean_steps_solved),
+                *w,
+                "{:?}",
+                run.params
+            );
         }
         // The overall and the difficulty rows add up to the files'.
         let mine: Vec<&Row> = rows
@@ -184,7 +205,9 @@ fn ratio_sweep_rows_match_plain_batches() {
         let sum = |g: Group| -> (usize, usize, usize) {
             mine.iter()
                 .filter(|r| r.group == g)
-                .fold((0, 0, 0), |a, r| (a.0 + r.puzzles, a.1 + r.instances, a.2 + r.solved))
+                .fold((0, 0, 0), |a, r| {
+                    (a.0 + r.puzzles, a.1 + r.instances, a.2 + r.solved)
+                })
         };
         assert_eq!(sum(Group::All), sum(Group::File));
         assert_eq!(sum(Group::D), sum(Group::File));
@@ -239,7 +262,12 @@ fn fails(c: &mut Command) -> String {
 
 fn assert_figure(p: &Path) {
     let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    assert!(bytes.len() > 2000, "{} is only {} bytes", p.display(), bytes.len());
+    assert!(
+        bytes.len() > 2000,
+        "{} is only {} bytes",
+        p.display(),
+        bytes.len()
+    );
     if p.extension().unwrap() == "png" {
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{}", p.display());
     } else {
@@ -298,7 +326,11 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
     let full = std::fs::read_to_string(&csv).unwrap();
     let per_setting = rows.len() / 6;
     let keep: Vec<&str> = full.lines().take(1 + 2 * per_setting).collect();
-    let cut = format!("{}\n{}", keep.join("\n"), &full.lines().nth(1 + 2 * per_setting).unwrap()[..10]);
+    let cut = format!(
+        "{}\n{}",
+        keep.join("\n"),
+        &full.lines().nth(1 + 2 * per_setting).unwrap()[..10]
+    );
     let csv2 = dir.join("partial.csv");
     std::fs::write(&csv2, cut).unwrap();
     let text = ok(sweep(&csv2).arg("--resume"));
@@ -307,7 +339,11 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
 
     // Figures again from the CSV alone.
     let figs2 = dir.join("figs2");
-    ok(bin().arg("plot-sweep").arg(&csv).arg("--plot-dir").arg(&figs2));
+    ok(bin()
+        .arg("plot-sweep")
+        .arg(&csv)
+        .arg("--plot-dir")
+        .arg(&figs2));
     assert_figure(&figs2.join("bands-ratio-sr.png"));
 }
 
@@ -319,7 +355,16 @@ fn cli_one_parameter_sweep_plots_rate_curves() {
     ok(bin()
         .arg("sweep")
         .args(&files)
-        .args(["--runs", "1", "--backend", "cpu", "--steps", "10:30:10", "--baseline", "lr=1,lp=1"])
+        .args([
+            "--runs",
+            "1",
+            "--backend",
+            "cpu",
+            "--steps",
+            "10:30:10",
+            "--baseline",
+            "lr=1,lp=1",
+        ])
         .args(["--lr", "0.3", "--lp", "2", "--format", "svg"])
         .arg("--csv")
         .arg(&csv)
@@ -344,11 +389,19 @@ fn cli_errors_are_clear() {
     let csv = dir.join("x.csv");
     let run = |extra: &[&str]| {
         let mut c = bin();
-        c.arg("sweep").args(&files).args(["--backend", "cpu"]).arg("--csv").arg(&csv).args(extra);
+        c.arg("sweep")
+            .args(&files)
+            .args(["--backend", "cpu"])
+            .arg("--csv")
+            .arg(&csv)
+            .args(extra);
         fails(&mut c)
     };
     let e = run(&["--sr", "10:5:1"]);
-    assert!(e.contains("--sr 10:5:1: the end 5 is below the start 10"), "{e}");
+    assert!(
+        e.contains("--sr 10:5:1: the end 5 is below the start 10"),
+        "{e}"
+    );
     let e = run(&["--sr", "5:10:0"]);
     assert!(e.contains("step must be positive"), "{e}");
     let e = run(&["--lr", "0.1:x:0.1"]);
@@ -362,7 +415,10 @@ fn cli_errors_are_clear() {
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "12345\n").unwrap();
     let mut c = bin();
-    let e = fails(c.args(["sweep", "--sr", "10:20:10", "--backend", "cpu"]).arg(&bad));
+    let e = fails(
+        c.args(["sweep", "--sr", "10:20:10", "--backend", "cpu"])
+            .arg(&bad),
+    );
     assert!(e.contains("bad.txt:1"), "{e}");
     let mut c = bin();
     let e = fails(c.arg("plot-sweep").arg(&bad));
@@ -386,7 +442,9 @@ fn trace_pictures_from_a_recorded_run() {
         .expect("one of 10 runs solves the classic puzzle");
     // The recorded run is the batch's run: same end step.
     let batch = cpu::run_batch(std::slice::from_ref(&puzzle), 10, &params, &|| {});
-    assert!(batch.iter().any(|r| r.solved && r.steps == *tr.steps.last().unwrap()));
+    assert!(batch
+        .iter()
+        .any(|r| r.solved && r.steps == *tr.steps.last().unwrap()));
     // Probabilities are normalised; clues never change.
     for f in 0..tr.steps.len() {
         for c in 0..81 {
@@ -413,6 +471,37 @@ fn trace_pictures_from_a_recorded_run() {
             assert_figure(&dir.join(format!("{f}.{ext}")));
         }
     }
+    // The command records the same run itself.
+    let pfile = dir.join("classic.txt");
+    std::fs::write(&pfile, format!("{CLASSIC}\n")).unwrap();
+    let csv2 = dir.join("trace2.csv");
+    ok(bin()
+        .arg("plot-trace")
+        .arg("--puzzle")
+        .arg(&pfile)
+        .args([
+            "--find-solved",
+            "10",
+            "--lr",
+            "0.05",
+            "--steps",
+            "60",
+            "--compare",
+            "free",
+        ])
+        .arg("--write-trace")
+        .arg(&csv2)
+        .arg("--out-dir")
+        .arg(dir.join("rec")));
+    assert_eq!(
+        IlcaTrace::read_csv(&csv2.display().to_string()).unwrap(),
+        tr
+    );
+    assert_figure(&dir.join("rec/trace-grids.png"));
+    let mut c = bin();
+    let e = fails(c.arg("plot-trace").arg(&csv).args(["--run", "3"]));
+    assert!(e.contains("go with --puzzle"), "{e}");
+
     // A long trace is cut to max_frames panels.
     let mut g = TraceGrids::new(&tr, "t");
     g.max_frames = 4;
@@ -421,12 +510,21 @@ fn trace_pictures_from_a_recorded_run() {
     assert_eq!(*frames.last().unwrap(), tr.steps.len() - 1);
     assert!(omitted > 0 || tr.steps.len() <= 4);
     save(&g, dir.join("short.svg")).unwrap();
-    save(&ProbabilityPanel { trace: &tr, title: "p".into() }, dir.join("p.png")).unwrap();
+    save(
+        &ProbabilityPanel {
+            trace: &tr,
+            title: "p".into(),
+        },
+        dir.join("p.png"),
+    )
+    .unwrap();
 }
 
 #[test]
 fn trace_csv_errors_name_the_line() {
-    let e = IlcaTrace::parse_csv("t.csv", "step,cell,state,p1,p2,p3\n").unwrap_err().to_string();
+    let e = IlcaTrace::parse_csv("t.csv", "step,cell,state,p1,p2,p3\n")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("3 probability columns"), "{e}");
     let head = "step,cell,state,p1,p2,p3,p4";
     let e = IlcaTrace::parse_csv("t.csv", &format!("{head}\n0,0,1,1,0,0,0\n0,99,1,1,0,0,0\n"))
@@ -441,7 +539,9 @@ fn trace_csv_errors_name_the_line() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("no row for cell 1"), "{e}");
-    let e = IlcaTrace::parse_csv("t.csv", "cell,state,p1\n").unwrap_err().to_string();
+    let e = IlcaTrace::parse_csv("t.csv", "cell,state,p1\n")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no `step` column"), "{e}");
 }
 
@@ -457,7 +557,11 @@ fn lines_plot_for_species_proportions() {
     for (k, g) in [0, 10, 20, 30, 40].iter().enumerate() {
         text.push_str(&format!("{g},{}", 10 - 2 * k));
         for s in 0..12 {
-            let p = if s < 4 { (1.0 + k as f64) / 12.0 } else { 1.0 / 12.0 / (1.0 + k as f64) };
+            let p = if s < 4 {
+                (1.0 + k as f64) / 12.0
+            } else {
+                1.0 / 12.0 / (1.0 + k as f64)
+            };
             text.push_str(&format!(",{p}"));
         }
         text.push('\n');
@@ -468,16 +572,38 @@ fn lines_plot_for_species_proportions() {
         ok(bin()
             .arg("plot-lines")
             .arg(&csv)
-            .args(["--exclude", "conflicts", "--log-y", "--initial-line", "--top", "4"])
-            .args(["--title", "RFSS species proportions", "--y-label", "proportion"])
+            .args([
+                "--exclude",
+                "conflicts",
+                "--log-y",
+                "--initial-line",
+                "--top",
+                "4",
+            ])
+            .args([
+                "--title",
+                "RFSS species proportions",
+                "--y-label",
+                "proportion",
+            ])
             .arg("--out")
             .arg(dir.join(out)));
         assert_figure(&dir.join(out));
     }
     let mut c = bin();
-    let e = fails(c.arg("plot-lines").arg(&csv).args(["--exclude", "nope", "--out"]).arg(dir.join("x.png")));
+    let e = fails(
+        c.arg("plot-lines")
+            .arg(&csv)
+            .args(["--exclude", "nope", "--out"])
+            .arg(dir.join("x.png")),
+    );
     assert!(e.contains("--exclude nope: no such column"), "{e}");
     let mut c = bin();
-    let e = fails(c.arg("plot-lines").arg(&csv).arg("--out").arg(dir.join("x.pdf")));
+    let e = fails(
+        c.arg("plot-lines")
+            .arg(&csv)
+            .arg("--out")
+            .arg(dir.join("x.pdf")),
+    );
     assert!(e.contains(".png or .svg"), "{e}");
 }

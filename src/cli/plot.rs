@@ -6,10 +6,12 @@ use anyhow::{bail, ensure, Context, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::ilca_args::IlcaArgs;
 use crate::plot::{
     save, Curve, Dash, Format, HLine, IlcaTrace, LinePlot, ProbabilityPanel, Rgb, TraceGrids,
     BLACK_RGB, GRAY_RGB, PALETTE,
 };
+use crate::puzzle::read_puzzles;
 use crate::sweep::{figures, parse_csv};
 
 /// Figure format(s) on the command line.
@@ -56,8 +58,26 @@ pub fn run_sweep(a: SweepArgs) -> Result<ExitCode> {
 #[derive(clap::Args, Debug)]
 pub struct TraceArgs {
     /// Trace CSV: columns step, cell, state, p1..pn (optional clue), one row per step per cell;
-    /// step 0 is the initial state (see docs/FIGURES.md).
-    pub trace: PathBuf,
+    /// step 0 is the initial state (see docs/FIGURES.md). Or give --puzzle to record a run.
+    #[arg(required_unless_present = "puzzle", conflicts_with = "puzzle")]
+    pub trace: Option<PathBuf>,
+    /// Record the run here instead: a puzzle file (with --index, --run and the ILCA options).
+    #[arg(long)]
+    pub puzzle: Option<String>,
+    /// The puzzle's index in the file (0-based; also its index in the random draws).
+    #[arg(long)]
+    pub index: Option<usize>,
+    /// The run number (its random draws are those of run R in a batch of the file).
+    #[arg(long)]
+    pub run: Option<usize>,
+    /// Try runs R, R+1, … up to N runs and draw the first one that solves the puzzle.
+    #[arg(long)]
+    pub find_solved: Option<usize>,
+    /// Also write the recorded trace as CSV to this file.
+    #[arg(long)]
+    pub write_trace: Option<PathBuf>,
+    #[command(flatten)]
+    pub ilca: IlcaArgs,
     /// Folder for `trace-grids.*` (Fig. 3) and `trace-probabilities.*` (Fig. 4).
     #[arg(long, default_value = "figs")]
     pub out_dir: PathBuf,
@@ -71,14 +91,77 @@ pub struct TraceArgs {
     pub title: String,
 }
 
+/// Records the run that `--puzzle` asks for.
+fn record(a: &TraceArgs, file: &str) -> Result<IlcaTrace> {
+    let params = a.ilca.params()?;
+    let (index, run) = (a.index.unwrap_or(0), a.run.unwrap_or(0));
+    let pf = read_puzzles(file, None)?;
+    let puzzle = &pf
+        .puzzles
+        .get(index)
+        .with_context(|| {
+            format!(
+                "{file}: --index {index} but the file has {} puzzles",
+                pf.puzzles.len()
+            )
+        })?
+        .grid;
+    let tries = a.find_solved.unwrap_or(1);
+    ensure!(tries >= 1, "--find-solved must be at least 1");
+    let mut last = None;
+    for r in run..run + tries {
+        let t = IlcaTrace::record(puzzle, &params, index, r)?;
+        let solved = t.solved(puzzle);
+        eprintln!(
+            "run {r}: {} after {} steps",
+            if solved { "solved" } else { "not solved" },
+            t.steps.last().copied().unwrap_or(0)
+        );
+        if solved || a.find_solved.is_none() {
+            return Ok(t);
+        }
+        last = Some(t);
+    }
+    bail!(
+        "none of runs {}..{} solves puzzle {} of {file} within {} steps (last: {} steps)",
+        run,
+        run + tries - 1,
+        index,
+        params.steps,
+        last.map_or(0, |t| t.steps.len().saturating_sub(1))
+    )
+}
+
 pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
     ensure!(a.max_frames >= 2, "--max-frames must be at least 2");
-    let trace = IlcaTrace::read_csv(&a.trace.display().to_string())?;
+    let trace = match (&a.trace, &a.puzzle) {
+        (Some(t), _) => {
+            ensure!(
+                a.index.is_none() && a.run.is_none() && a.find_solved.is_none() && a.write_trace.is_none(),
+                "--index, --run, --find-solved and --write-trace go with --puzzle, not with a trace CSV"
+            );
+            IlcaTrace::read_csv(&t.display().to_string())?
+        }
+        (None, Some(p)) => {
+            let t = record(&a, p)?;
+            if let Some(out) = &a.write_trace {
+                let f = std::fs::File::create(out)
+                    .with_context(|| format!("cannot write {}", out.display()))?;
+                t.write_csv(std::io::BufWriter::new(f))?;
+                println!("wrote {}", out.display());
+            }
+            t
+        }
+        (None, None) => bail!("give a trace CSV or --puzzle FILE"),
+    };
     std::fs::create_dir_all(&a.out_dir)
         .with_context(|| format!("cannot create {}", a.out_dir.display()))?;
     let last = *trace.steps.last().expect("a trace has frames");
     for f in a.format.formats() {
-        let mut grids = TraceGrids::new(&trace, format!("{}: states by step (to step {last})", a.title));
+        let mut grids = TraceGrids::new(
+            &trace,
+            format!("{}: states by step (to step {last})", a.title),
+        );
         grids.max_frames = a.max_frames;
         let p = a.out_dir.join(format!("trace-grids.{}", f.ext()));
         save(&grids, &p)?;
@@ -130,7 +213,10 @@ pub struct LinesArgs {
 /// A wide CSV: column names and rows of numbers (empty fields = missing).
 fn read_wide(path: &str) -> Result<(Vec<String>, Vec<Vec<f64>>)> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
     let Some((_, header)) = lines.next() else {
         bail!("{path}: empty file (expected a header line of column names)");
     };
@@ -151,7 +237,12 @@ fn read_wide(path: &str) -> Result<(Vec<String>, Vec<Vec<f64>>)> {
                 f64::NAN
             } else {
                 s.parse().map_err(|_| {
-                    anyhow::anyhow!("{path}:{}: column {} ({}): `{s}` is not a number", ln + 1, i + 1, cols[i])
+                    anyhow::anyhow!(
+                        "{path}:{}: column {} ({}): `{s}` is not a number",
+                        ln + 1,
+                        i + 1,
+                        cols[i]
+                    )
                 })?
             });
         }
@@ -186,7 +277,13 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
     );
     plot.log_y = a.log_y;
     let pts = |i: usize| -> Vec<(f64, f64)> { rows.iter().map(|r| (r[xi], r[i])).collect() };
-    let last = |i: usize| rows.iter().rev().map(|r| r[i]).find(|v| v.is_finite()).unwrap_or(f64::NAN);
+    let last = |i: usize| {
+        rows.iter()
+            .rev()
+            .map(|r| r[i])
+            .find(|v| v.is_finite())
+            .unwrap_or(f64::NAN)
+    };
     let mut top = vec![false; cols.len()];
     if let Some(k) = a.top {
         ensure!(
@@ -204,13 +301,20 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
     let (mut seen_top, mut seen_rest) = (false, false);
     for (j, &i) in series.iter().enumerate() {
         let (label, colour) = if a.top.is_some() {
-            let first = if top[i] { !std::mem::replace(&mut seen_top, true) } else { !std::mem::replace(&mut seen_rest, true) };
+            let first = if top[i] {
+                !std::mem::replace(&mut seen_top, true)
+            } else {
+                !std::mem::replace(&mut seen_rest, true)
+            };
             let l = if top[i] {
                 format!("top {} at the end", a.top.unwrap_or(0))
             } else {
                 "the others".to_string()
             };
-            (first.then_some(l), if top[i] { PALETTE[3] } else { GRAY_RGB })
+            (
+                first.then_some(l),
+                if top[i] { PALETTE[3] } else { GRAY_RGB },
+            )
         } else if many {
             (None, Rgb(60, 60, 60))
         } else {
@@ -229,8 +333,15 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
         plot.subtitle = format!("{} series", series.len());
     }
     if a.initial_line {
-        let firsts: Vec<f64> = series.iter().map(|&i| rows[0][i]).filter(|v| v.is_finite()).collect();
-        ensure!(!firsts.is_empty(), "--initial-line: the first row has no values");
+        let firsts: Vec<f64> = series
+            .iter()
+            .map(|&i| rows[0][i])
+            .filter(|v| v.is_finite())
+            .collect();
+        ensure!(
+            !firsts.is_empty(),
+            "--initial-line: the first row has no values"
+        );
         let y = firsts.iter().sum::<f64>() / firsts.len() as f64;
         plot.hlines.push(HLine {
             y,

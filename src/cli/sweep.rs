@@ -13,7 +13,9 @@ use super::plot::FormatArg;
 use crate::gpu::{Backend, Gpu};
 use crate::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
 use crate::puzzle::read_puzzles;
-use crate::sweep::{self, figures, parse_spec, Engine, Group, Input, Param, Plan, Sweep, SweepSpec};
+use crate::sweep::{
+    self, figures, parse_spec, Engine, Group, Input, Param, Plan, Sweep, SweepSpec,
+};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -93,14 +95,20 @@ pub struct Args {
 
 impl Args {
     fn spec(&self) -> Result<SweepSpec> {
-        let p = |param: Param, s: &Option<String>| s.as_deref().map(|t| parse_spec(param, t)).transpose();
+        let p = |param: Param, s: &Option<String>| {
+            s.as_deref().map(|t| parse_spec(param, t)).transpose()
+        };
         Ok(SweepSpec {
             ratio: p(Param::Ratio, &self.ratio)?,
             lr: p(Param::Lr, &self.lr)?,
             lp: p(Param::Lp, &self.lp)?,
             sr: p(Param::Sr, &self.sr)?,
             steps: p(Param::Steps, &self.steps)?,
-            baseline: self.baseline.as_deref().map(sweep::parse_baseline).transpose()?,
+            baseline: self
+                .baseline
+                .as_deref()
+                .map(sweep::parse_baseline)
+                .transpose()?,
         })
     }
 
@@ -132,7 +140,11 @@ pub fn read_inputs(files: &[String], size: Option<usize>) -> Result<Vec<Input>> 
             !inputs.iter().any(|i| i.label == label),
             "{f}: another file is also labelled `{label}` (file names without extension must differ)"
         );
-        fallback += file.puzzles.iter().filter(|p| sweep::difficulty(p).1).count();
+        fallback += file
+            .puzzles
+            .iter()
+            .filter(|p| sweep::difficulty(p).1)
+            .count();
         inputs.push(Input::new(label, &file.puzzles));
     }
     if fallback > 0 {
@@ -260,7 +272,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
 
     // The best setting per file and overall.
     let mut labels: Vec<String> = Vec::new();
-    for r in rows.iter().filter(|r| r.group != Group::D && r.role == sweep::Role::Sweep) {
+    for r in rows
+        .iter()
+        .filter(|r| r.group != Group::D && r.role == sweep::Role::Sweep)
+    {
         if !labels.contains(&r.label) {
             labels.push(r.label.clone());
         }
@@ -279,7 +294,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 .iter()
                 .map(|(p, _)| format!("{} = {}", p.symbol(), crate::plot::fmt_num(b.point.get(*p))))
                 .collect();
-            println!("best {:<10} {:>6.2}% at {}", l, b.solved_pct(), at.join(", "));
+            println!(
+                "best {:<10} {:>6.2}% at {}",
+                l,
+                b.solved_pct(),
+                at.join(", ")
+            );
         }
     }
 

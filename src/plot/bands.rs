@@ -122,10 +122,14 @@ impl BandMaps {
             !self.xs.is_empty() && !self.ys.is_empty(),
             "a band map needs values on both axes"
         );
-        ensure!(!self.panels.is_empty(), "a band map needs at least one panel");
+        ensure!(
+            !self.panels.is_empty(),
+            "a band map needs at least one panel"
+        );
         for p in &self.panels {
             ensure!(
-                p.values.len() == self.ys.len() && p.values.iter().all(|r| r.len() == self.xs.len()),
+                p.values.len() == self.ys.len()
+                    && p.values.iter().all(|r| r.len() == self.xs.len()),
                 "panel \"{}\" is not {} × {} values",
                 p.title,
                 self.ys.len(),
@@ -138,7 +142,13 @@ impl BandMaps {
     /// (columns, rows) of the panel grid: the legend takes one more slot.
     fn layout(&self) -> (usize, usize) {
         let slots = self.panels.len() + 1;
-        let cols = if slots <= 2 { slots } else if slots <= 4 { 2 } else { 3 };
+        let cols = if slots <= 2 {
+            slots
+        } else if slots <= 4 {
+            2
+        } else {
+            3
+        };
         (cols, slots.div_ceil(cols))
     }
 }
@@ -152,7 +162,11 @@ where
         .rev()
         .map(|b| (b.name.to_string(), b.colour, Dash::Solid, 1, true))
         .collect();
-    draw_legend(&area.margin(30, 0, 20, 0), Some("resolution rate, %"), &entries)
+    draw_legend(
+        &area.margin(30, 0, 20, 0),
+        Some("resolution rate, %"),
+        &entries,
+    )
 }
 
 impl Figure for BandMaps {
@@ -170,7 +184,10 @@ impl Figure for BandMaps {
         let area = if self.subtitle.is_empty() {
             area
         } else {
-            area.titled(&self.subtitle, ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)))?
+            area.titled(
+                &self.subtitle,
+                ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)),
+            )?
         };
         let (cols, rows) = self.layout();
         let slots = area.split_evenly((rows, cols));
@@ -238,7 +255,8 @@ impl Figure for BandMaps {
                             texts.push(Text::new(
                                 format!("{v:.0}"),
                                 (ix as f64, iy as f64),
-                                TextStyle::from(font.clone()).pos(Pos::new(HPos::Center, VPos::Center)),
+                                TextStyle::from(font.clone())
+                                    .pos(Pos::new(HPos::Center, VPos::Center)),
                             ));
                         }
                     }
@@ -283,7 +301,10 @@ impl Figure for Surfaces {
         let area = if m.subtitle.is_empty() {
             area
         } else {
-            area.titled(&m.subtitle, ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)))?
+            area.titled(
+                &m.subtitle,
+                ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)),
+            )?
         };
         let (cols, rows) = m.layout();
         let slots = area.split_evenly((rows, cols));
@@ -333,8 +354,16 @@ impl Figure for Surfaces {
             chart.draw_series(facets)?;
             let axis_font = ("sans-serif", 14).into_font();
             chart.draw_series([
-                Text::new(m.x_short.clone(), ((x0 + x1) / 2.0, 0.0, z1 + 0.25 * (z1 - z0)), axis_font.clone()),
-                Text::new(m.y_short.clone(), (x1 + 0.2 * (x1 - x0), 0.0, (z0 + z1) / 2.0), axis_font.clone()),
+                Text::new(
+                    m.x_short.clone(),
+                    ((x0 + x1) / 2.0, 0.0, z1 + 0.25 * (z1 - z0)),
+                    axis_font.clone(),
+                ),
+                Text::new(
+                    m.y_short.clone(),
+                    (x1 + 0.2 * (x1 - x0), 0.0, (z0 + z1) / 2.0),
+                    axis_font.clone(),
+                ),
                 Text::new("rate %".to_string(), (x0, 100.0, z0), axis_font),
             ])?;
         }

@@ -72,7 +72,11 @@ pub struct LinePlot {
 }
 
 impl LinePlot {
-    pub fn new(title: impl Into<String>, x_label: impl Into<String>, y_label: impl Into<String>) -> Self {
+    pub fn new(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        y_label: impl Into<String>,
+    ) -> Self {
         LinePlot {
             title: title.into(),
             subtitle: String::new(),
@@ -153,11 +157,11 @@ impl LinePlot {
                     .map(|l| (l.clone(), c.colour, c.dash, c.width, false))
             })
             .collect();
-        v.extend(
-            self.hlines
-                .iter()
-                .filter_map(|h| h.label.as_ref().map(|l| (l.clone(), h.colour, h.dash, 2, false))),
-        );
+        v.extend(self.hlines.iter().filter_map(|h| {
+            h.label
+                .as_ref()
+                .map(|l| (l.clone(), h.colour, h.dash, 2, false))
+        }));
         v
     }
 }
@@ -176,7 +180,11 @@ impl Figure for LinePlot {
         let legend_w = if entries.is_empty() {
             0
         } else {
-            let longest = entries.iter().map(|e| e.0.chars().count()).max().unwrap_or(0);
+            let longest = entries
+                .iter()
+                .map(|e| e.0.chars().count())
+                .max()
+                .unwrap_or(0);
             (60 + 8 * longest as u32).clamp(120, 320)
         };
         let (w, _) = root.dim_in_pixel();
@@ -185,7 +193,10 @@ impl Figure for LinePlot {
             chart_area.titled(&self.title, ("sans-serif", 24))?
         } else {
             let a = chart_area.titled(&self.title, ("sans-serif", 24))?;
-            a.titled(&self.subtitle, ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)))?
+            a.titled(
+                &self.subtitle,
+                ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)),
+            )?
         };
         if !entries.is_empty() {
             let top = legend_area.margin(40, 0, 0, 0);
@@ -220,7 +231,9 @@ impl Figure for LinePlot {
                         .points
                         .iter()
                         .copied()
-                        .filter(|(x, y)| x.is_finite() && y.is_finite() && (!self.log_y || *y > 0.0))
+                        .filter(|(x, y)| {
+                            x.is_finite() && y.is_finite() && (!self.log_y || *y > 0.0)
+                        })
                         .collect();
                     let style = c.colour.c().stroke_width(c.width.max(1));
                     draw_path(&mut chart, pts.clone(), style, c.dash)?;

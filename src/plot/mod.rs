@@ -81,7 +81,7 @@ pub fn digit_colour(v: usize, n: usize) -> Rgb {
         return PALETTE[(v.max(1) - 1) % PALETTE.len()];
     }
     let h = (v.max(1) - 1) as f64 / n as f64;
-    let l = if v % 2 == 0 { 0.42 } else { 0.6 };
+    let l = if v.is_multiple_of(2) { 0.42 } else { 0.6 };
     let c = HSLColor(h, 0.7, l).to_backend_color().rgb;
     Rgb(c.0, c.1, c.2)
 }
@@ -111,10 +111,7 @@ impl Format {
         {
             Some("png") => Ok(Format::Png),
             Some("svg") => Ok(Format::Svg),
-            _ => bail!(
-                "{}: a figure file must end in .png or .svg",
-                path.display()
-            ),
+            _ => bail!("{}: a figure file must end in .png or .svg", path.display()),
         }
     }
 }
@@ -176,32 +173,27 @@ where
     let font = ("sans-serif", 15).into_font();
     let mut y = 30;
     if let Some(t) = title {
-        area.draw(&Text::new(t.to_string(), (8, y - 10), font.clone().style(FontStyle::Bold)))?;
+        area.draw(&Text::new(
+            t.to_string(),
+            (8, y - 10),
+            font.clone().style(FontStyle::Bold),
+        ))?;
         y += 22;
     }
     for (label, colour, dash, width, boxed) in entries {
         let col = colour.c();
         if *boxed {
-            area.draw(&Rectangle::new(
-                [(10, y - 6), (34, y + 8)],
-                col.filled(),
-            ))?;
+            area.draw(&Rectangle::new([(10, y - 6), (34, y + 8)], col.filled()))?;
         } else {
             let style = col.stroke_width(*width.max(&1));
             match dash {
                 Dash::Solid => area.draw(&PathElement::new(vec![(8, y), (38, y)], style))?,
-                Dash::Dashed => area.draw(&DashedPathElement::new(
-                    vec![(8, y), (38, y)],
-                    6,
-                    4,
-                    style,
-                ))?,
-                Dash::Dotted => area.draw(&DashedPathElement::new(
-                    vec![(8, y), (38, y)],
-                    2,
-                    3,
-                    style,
-                ))?,
+                Dash::Dashed => {
+                    area.draw(&DashedPathElement::new(vec![(8, y), (38, y)], 6, 4, style))?
+                }
+                Dash::Dotted => {
+                    area.draw(&DashedPathElement::new(vec![(8, y), (38, y)], 2, 3, style))?
+                }
             }
         }
         area.draw(&Text::new(label.clone(), (44, y - 8), font.clone()))?;

@@ -48,7 +48,12 @@ impl IlcaTrace {
 
     /// Runs one ILCA instance on the CPU reference and records every step: the run of
     /// `puzzle` (index `puzzle_index` in its batch) number `run`, the same draws as in a batch.
-    pub fn record(puzzle: &Grid, params: &IlcaParams, puzzle_index: usize, run: usize) -> Result<IlcaTrace> {
+    pub fn record(
+        puzzle: &Grid,
+        params: &IlcaParams,
+        puzzle_index: usize,
+        run: usize,
+    ) -> Result<IlcaTrace> {
         params.validate()?;
         let prep = Prepared::new(puzzle, params);
         let mut st = State::new(&prep);
@@ -112,14 +117,19 @@ impl IlcaTrace {
 
     /// [`IlcaTrace::read_csv`] on text; `name` is used in error messages.
     pub fn parse_csv(name: &str, text: &str) -> Result<IlcaTrace> {
-        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
         let Some((_, header)) = lines.next() else {
             bail!("{name}: empty file (expected a header: step,cell,state,p1,...,pn)");
         };
         let cols: Vec<&str> = header.split(',').map(str::trim).collect();
         let find = |c: &str| cols.iter().position(|&x| x == c);
         let need = |c: &str| {
-            find(c).with_context(|| format!("{name}:1: no `{c}` column (expected step,cell,state,p1,...,pn)"))
+            find(c).with_context(|| {
+                format!("{name}:1: no `{c}` column (expected step,cell,state,p1,...,pn)")
+            })
         };
         let (i_step, i_cell, i_state) = (need("step")?, need("cell")?, need("state")?);
         let i_clue = find("clue");
@@ -149,15 +159,28 @@ impl IlcaTrace {
             );
             let int = |i: usize, what: &str| -> Result<u64> {
                 f[i].parse::<u64>().map_err(|_| {
-                    anyhow::anyhow!("{name}:{ln}: column {} ({what}): `{}` is not a whole number", i + 1, f[i])
+                    anyhow::anyhow!(
+                        "{name}:{ln}: column {} ({what}): `{}` is not a whole number",
+                        i + 1,
+                        f[i]
+                    )
                 })
             };
             let step = int(i_step, "step")?;
-            ensure!(step <= u32::MAX as u64, "{name}:{ln}: step {step} is too large");
+            ensure!(
+                step <= u32::MAX as u64,
+                "{name}:{ln}: step {step} is too large"
+            );
             let cell = int(i_cell, "cell")? as usize;
-            ensure!(cell < cells, "{name}:{ln}: cell {cell} is outside the {n}x{n} grid (0..{cells})");
+            ensure!(
+                cell < cells,
+                "{name}:{ln}: cell {cell} is outside the {n}x{n} grid (0..{cells})"
+            );
             let state = int(i_state, "state")?;
-            ensure!(state as usize <= n, "{name}:{ln}: state {state} is larger than {n}");
+            ensure!(
+                state as usize <= n,
+                "{name}:{ln}: state {state} is larger than {n}"
+            );
             let fr = frames.entry(step as u32).or_insert_with(|| Frame {
                 states: vec![None; cells],
                 probs: vec![0.0; cells * n],
@@ -170,7 +193,12 @@ impl IlcaTrace {
             fr.states[cell] = Some(state as u8);
             for (k, &i) in p_cols.iter().enumerate() {
                 let p: f32 = f[i].parse().map_err(|_| {
-                    anyhow::anyhow!("{name}:{ln}: column {} (p{}): `{}` is not a number", i + 1, k + 1, f[i])
+                    anyhow::anyhow!(
+                        "{name}:{ln}: column {} (p{}): `{}` is not a number",
+                        i + 1,
+                        k + 1,
+                        f[i]
+                    )
                 })?;
                 ensure!(
                     p.is_finite() && (0.0..=1.0 + 1e-4).contains(&p),
@@ -205,7 +233,8 @@ impl IlcaTrace {
                 };
             }
             tr.steps.push(step);
-            tr.states.push(fr.states.into_iter().map(|s| s.unwrap_or(0)).collect());
+            tr.states
+                .push(fr.states.into_iter().map(|s| s.unwrap_or(0)).collect());
             tr.probs.push(fr.probs);
         }
         Ok(tr)
@@ -315,7 +344,10 @@ impl Figure for TraceGrids<'_> {
         let cols = self.grid_dims().0;
         let font_px = (px as f64 * 0.62).max(9.0);
         for (i, &f) in frames.iter().enumerate() {
-            let (ox, oy) = (10 + (i % cols) as i32 * pw as i32, (i / cols) as i32 * ph as i32);
+            let (ox, oy) = (
+                10 + (i % cols) as i32 * pw as i32,
+                (i / cols) as i32 * ph as i32,
+            );
             let changed = t.changed(f);
             let k = changed.iter().filter(|&&c| c).count();
             let label = if t.steps[f] == 0 {
@@ -330,11 +362,14 @@ impl Figure for TraceGrids<'_> {
                 ("sans-serif", 15),
             ))?;
             let (gx, gy) = (ox, oy + 28);
-            for c in 0..n * n {
+            for (c, &ch) in changed.iter().enumerate() {
                 let (r, col) = ((c / n) as i32, (c % n) as i32);
                 let (x, y) = (gx + col * px, gy + r * px);
-                if changed[c] {
-                    area.draw(&Rectangle::new([(x, y), (x + px, y + px)], HIGHLIGHT.filled()))?;
+                if ch {
+                    area.draw(&Rectangle::new(
+                        [(x, y), (x + px, y + px)],
+                        HIGHLIGHT.filled(),
+                    ))?;
                 }
                 area.draw(&Rectangle::new(
                     [(x, y), (x + px, y + px)],
@@ -344,7 +379,7 @@ impl Figure for TraceGrids<'_> {
                 if v != 0 {
                     let (colour, style) = if t.clue[c] {
                         (BLACK, FontStyle::Bold)
-                    } else if changed[c] {
+                    } else if ch {
                         (CHANGED_TEXT, FontStyle::Bold)
                     } else {
                         (RGBColor(90, 90, 90), FontStyle::Normal)
@@ -363,8 +398,14 @@ impl Figure for TraceGrids<'_> {
             for k in 0..=b as i32 {
                 let s = k * b as i32 * px;
                 let side = n as i32 * px;
-                area.draw(&PathElement::new(vec![(gx + s, gy), (gx + s, gy + side)], BLACK.stroke_width(2)))?;
-                area.draw(&PathElement::new(vec![(gx, gy + s), (gx + side, gy + s)], BLACK.stroke_width(2)))?;
+                area.draw(&PathElement::new(
+                    vec![(gx + s, gy), (gx + s, gy + side)],
+                    BLACK.stroke_width(2),
+                ))?;
+                area.draw(&PathElement::new(
+                    vec![(gx, gy + s), (gx + side, gy + s)],
+                    BLACK.stroke_width(2),
+                ))?;
             }
         }
         Ok(())
@@ -417,10 +458,9 @@ impl Figure for ProbabilityPanel<'_> {
         let min_gap = (x1 - x0) * 0.09;
         for c in 0..n * n {
             let (r, col) = (c / n, c % n);
-            let sub = grid_area.clone().shrink(
-                ((col as u32 * mw) as i32, (r as u32 * mh) as i32),
-                (mw, mh),
-            );
+            let sub = grid_area
+                .clone()
+                .shrink(((col as u32 * mw) as i32, (r as u32 * mh) as i32), (mw, mh));
             let mut chart = ChartBuilder::on(&sub)
                 .margin(2)
                 .build_cartesian_2d(x0..x1, -0.24..1.0)?;
@@ -479,8 +519,14 @@ impl Figure for ProbabilityPanel<'_> {
         for k in 0..=b {
             let (sx, sy) = (k * b * mw as i32, k * b * mh as i32);
             let (wx, hy) = (n as i32 * mw as i32, n as i32 * mh as i32);
-            grid_area.draw(&PathElement::new(vec![(sx, 0), (sx, hy)], BLACK.stroke_width(2)))?;
-            grid_area.draw(&PathElement::new(vec![(0, sy), (wx, sy)], BLACK.stroke_width(2)))?;
+            grid_area.draw(&PathElement::new(
+                vec![(sx, 0), (sx, hy)],
+                BLACK.stroke_width(2),
+            ))?;
+            grid_area.draw(&PathElement::new(
+                vec![(0, sy), (wx, sy)],
+                BLACK.stroke_width(2),
+            ))?;
         }
         grid_area.draw(&Text::new(
             format!("x: steps {} to {}; y: probability 0 to 1", x0, x1),
@@ -488,7 +534,15 @@ impl Figure for ProbabilityPanel<'_> {
             ("sans-serif", 13),
         ))?;
         let entries: Vec<(String, Rgb, Dash, u32, bool)> = (1..=n)
-            .map(|v| (format!("digit {}", symbol_for(v as u8)), digit_colour(v, n), Dash::Solid, 1, true))
+            .map(|v| {
+                (
+                    format!("digit {}", symbol_for(v as u8)),
+                    digit_colour(v, n),
+                    Dash::Solid,
+                    1,
+                    true,
+                )
+            })
             .collect();
         draw_legend(&legend_area.margin(20, 0, 0, 0), Some("digit"), &entries)?;
         Ok(())
@@ -497,16 +551,35 @@ impl Figure for ProbabilityPanel<'_> {
 
 /// Geometry check for callers building traces by hand.
 pub fn check_trace(t: &IlcaTrace) -> Result<()> {
-    ensure!((MIN_BOX..=MAX_BOX).contains(&t.b), "box size {} is not supported", t.b);
+    ensure!(
+        (MIN_BOX..=MAX_BOX).contains(&t.b),
+        "box size {} is not supported",
+        t.b
+    );
     let g = Geometry::get(t.b);
-    ensure!(t.clue.len() == g.cells, "clue mask has {} cells, not {}", t.clue.len(), g.cells);
+    ensure!(
+        t.clue.len() == g.cells,
+        "clue mask has {} cells, not {}",
+        t.clue.len(),
+        g.cells
+    );
     ensure!(
         t.states.len() == t.steps.len() && t.probs.len() == t.steps.len(),
         "steps, states and probabilities must have one entry per frame"
     );
     for (f, (s, p)) in t.states.iter().zip(&t.probs).enumerate() {
-        ensure!(s.len() == g.cells, "frame {f}: {} states, not {}", s.len(), g.cells);
-        ensure!(p.len() == g.cells * g.n, "frame {f}: {} probabilities, not {}", p.len(), g.cells * g.n);
+        ensure!(
+            s.len() == g.cells,
+            "frame {f}: {} states, not {}",
+            s.len(),
+            g.cells
+        );
+        ensure!(
+            p.len() == g.cells * g.n,
+            "frame {f}: {} probabilities, not {}",
+            p.len(),
+            g.cells * g.n
+        );
     }
     Ok(())
 }

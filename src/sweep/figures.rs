@@ -4,8 +4,8 @@
 
 use super::{Group, Param, Role, Row};
 use crate::plot::{
-    fmt_num, save, tier_colour, BandMaps, BLACK_RGB, Curve, Dash, Format, Heat, HLine, LinePlot, Surfaces,
-    DARK_BLUE, GRAY_RGB,
+    fmt_num, save, tier_colour, BandMaps, Curve, Dash, Format, HLine, Heat, LinePlot, Surfaces,
+    BLACK_RGB, DARK_BLUE, GRAY_RGB,
 };
 use anyhow::{bail, ensure, Result};
 use std::collections::{BTreeMap, HashMap};
@@ -66,8 +66,8 @@ pub fn describe_fixed(rows: &[Row], swept: &[Param]) -> String {
             .iter()
             .filter(|r| r.point == key)
             .fold((0, 0), |(p, i), r| (p + r.puzzles, i + r.instances));
-        if puzzles > 0 {
-            parts.push(format!("{puzzles} puzzles × {} runs", instances / puzzles));
+        if let Some(runs) = instances.checked_div(puzzles) {
+            parts.push(format!("{puzzles} puzzles × {runs} runs"));
         }
     }
     parts.join(", ")
@@ -87,7 +87,10 @@ fn baseline_desc(rows: &[Row]) -> Option<String> {
 /// in black, the baseline's rates dotted (the paper's Fig. 5a, 6a, 7a, 8a).
 pub fn rate_vs_param(rows: &[Row]) -> Result<LinePlot> {
     let ax = axes(rows)?;
-    ensure!(ax.len() == 1, "a rate-vs-parameter plot needs a one-parameter sweep");
+    ensure!(
+        ax.len() == 1,
+        "a rate-vs-parameter plot needs a one-parameter sweep"
+    );
     let p = ax[0];
     let mut plot = LinePlot::new(
         format!("ILCA resolution rate vs {}", p.symbol()),
@@ -150,18 +153,33 @@ pub fn rate_vs_d(rows: &[Row]) -> Result<LinePlot> {
     let ax = axes(rows)?;
     let names: Vec<&str> = ax.iter().map(|p| p.symbol()).collect();
     let mut plot = LinePlot::new(
-        format!("ILCA resolution rate vs difficulty d, one gray line per {} setting", names.join(" × ")),
+        format!(
+            "ILCA resolution rate vs difficulty d, one gray line per {} setting",
+            names.join(" × ")
+        ),
         "difficulty d (bin centre)",
         "resolution rate, %",
     );
     plot.subtitle = describe_fixed(rows, &ax);
     plot.y_range = Some((0.0, 100.0));
-    let key = |r: &Row| (r.point.lr.to_bits(), r.point.lp.to_bits(), r.point.sr, r.point.steps);
+    let key = |r: &Row| {
+        (
+            r.point.lr.to_bits(),
+            r.point.lp.to_bits(),
+            r.point.sr,
+            r.point.steps,
+        )
+    };
     let mut per_setting: BTreeMap<usize, Vec<(f64, f64)>> = BTreeMap::new();
     let mut order: HashMap<(u64, u64, u32, u32), usize> = HashMap::new();
     let mut sums: BTreeMap<i64, (f64, f64, usize)> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.role == Role::Sweep && r.group == Group::D) {
-        let (Some(lo), Some(hi)) = (r.d_lo, r.d_hi) else { continue };
+    for r in rows
+        .iter()
+        .filter(|r| r.role == Role::Sweep && r.group == Group::D)
+    {
+        let (Some(lo), Some(hi)) = (r.d_lo, r.d_hi) else {
+            continue;
+        };
         let next = order.len();
         let k = *order.entry(key(r)).or_insert(next);
         let x = (lo + hi) / 2.0;
@@ -231,7 +249,11 @@ pub fn band_maps(rows: &[Row]) -> Result<BandMaps> {
     let xs = distinct(sweep.iter().map(|r| r.point.get(px)));
     let ys = distinct(sweep.iter().map(|r| r.point.get(py)));
     let mut m = BandMaps::new(px.axis_label(), py.axis_label(), xs.clone(), ys.clone());
-    m.title = format!("ILCA resolution rate over {} × {}", px.symbol(), py.symbol());
+    m.title = format!(
+        "ILCA resolution rate over {} × {}",
+        px.symbol(),
+        py.symbol()
+    );
     m.x_short = px.symbol().into();
     m.y_short = py.symbol().into();
     m.subtitle = describe_fixed(rows, &ax);
@@ -243,8 +265,12 @@ pub fn band_maps(rows: &[Row]) -> Result<BandMaps> {
     for (i, label) in labels.iter().enumerate() {
         let mut values = vec![vec![f64::NAN; xs.len()]; ys.len()];
         for r in sweep.iter().filter(|r| &r.label == label) {
-            let ix = xs.iter().position(|v| v.to_bits() == r.point.get(px).to_bits());
-            let iy = ys.iter().position(|v| v.to_bits() == r.point.get(py).to_bits());
+            let ix = xs
+                .iter()
+                .position(|v| v.to_bits() == r.point.get(px).to_bits());
+            let iy = ys
+                .iter()
+                .position(|v| v.to_bits() == r.point.get(py).to_bits());
             if let (Some(ix), Some(iy)) = (ix, iy) {
                 values[iy][ix] = r.solved_pct();
             }

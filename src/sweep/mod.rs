@@ -109,7 +109,10 @@ pub fn parse_spec(param: Param, text: &str) -> Result<Spec> {
                 "{flag} {t}: the {what} `{s}` is not a number (write a value like 3.5 or a range A:B:STEP like 10:150:5)"
             )
         })?;
-        ensure!(v.is_finite(), "{flag} {t}: the {what} must be a finite number");
+        ensure!(
+            v.is_finite(),
+            "{flag} {t}: the {what} must be a finite number"
+        );
         Ok(v)
     };
     let whole = |v: f64| -> Result<()> {
@@ -162,7 +165,9 @@ pub fn parse_spec(param: Param, text: &str) -> Result<Spec> {
     for i in 0..count as usize {
         let mut v = a + i as f64 * step;
         if let Some(d) = dec {
-            v = format!("{v:.d$}").parse().expect("a formatted number parses");
+            v = format!("{v:.d$}")
+                .parse()
+                .expect("a formatted number parses");
         }
         whole(v)?;
         values.push(v);
@@ -257,11 +262,19 @@ pub fn parse_baseline(text: &str) -> Result<Vec<(Param, f64)>> {
         let Some((k, val)) = part.split_once('=') else {
             bail!("--baseline {text}: `{part}` is not KEY=VALUE (e.g. --baseline lr=1,lp=1,sr=0)");
         };
-        let p = Param::from_name(k.trim()).filter(|p| *p != Param::Steps).with_context(|| {
-            format!("--baseline {text}: unknown key `{}` (use lr, lp, ratio, sr)", k.trim())
-        })?;
+        let p = Param::from_name(k.trim())
+            .filter(|p| *p != Param::Steps)
+            .with_context(|| {
+                format!(
+                    "--baseline {text}: unknown key `{}` (use lr, lp, ratio, sr)",
+                    k.trim()
+                )
+            })?;
         let Spec::Value(x) = parse_spec(p, val)? else {
-            bail!("--baseline {text}: {} takes one value, not a range", p.name());
+            bail!(
+                "--baseline {text}: {} takes one value, not a range",
+                p.name()
+            );
         };
         ensure!(
             !v.iter().any(|(q, _)| *q == p),
@@ -270,7 +283,10 @@ pub fn parse_baseline(text: &str) -> Result<Vec<(Param, f64)>> {
         );
         v.push((p, x));
     }
-    ensure!(!v.is_empty(), "--baseline needs KEY=VALUE pairs, e.g. lr=1,lp=1,sr=0");
+    ensure!(
+        !v.is_empty(),
+        "--baseline needs KEY=VALUE pairs, e.g. lr=1,lp=1,sr=0"
+    );
     Ok(v)
 }
 
@@ -305,7 +321,10 @@ impl Plan {
             axes.len() <= 2,
             "{} ranges given ({}); a sweep varies one parameter or a pair",
             axes.len(),
-            axes.iter().map(|(p, _)| format!("--{}", p.name())).collect::<Vec<_>>().join(", ")
+            axes.iter()
+                .map(|(p, _)| format!("--{}", p.name()))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         if spec.ratio.is_some() {
             ensure!(
@@ -332,7 +351,10 @@ impl Plan {
                 rem /= v.len();
             }
             let get = |p: Param, default: f64| {
-                vals.get(&p).copied().or(fixed(p, default)).expect("swept or fixed")
+                vals.get(&p)
+                    .copied()
+                    .or(fixed(p, default))
+                    .expect("swept or fixed")
             };
             let steps = get(Param::Steps, base.steps as f64) as u32;
             let sr = get(Param::Sr, base.sr as f64) as u32;
@@ -386,15 +408,22 @@ impl Plan {
             }
             let fix = |p: Param, d: f64| given(p).or(fixed(p, d));
             let sr = fix(Param::Sr, base.sr as f64).expect("checked above") as u32;
-            let (lr, lp, ratio) = match given(Param::Ratio) {
-                Some(r) => match given(Param::Lr) {
+            // The ratio: the baseline's own, else the sweep's fixed one (a swept ratio must
+            // be replaced, checked above), unless the baseline sets both rates.
+            let ratio = given(Param::Ratio).or(match &spec.ratio {
+                Some(Spec::Value(r)) => Some(*r),
+                _ => None,
+            });
+            let both = given(Param::Lr).is_some() && given(Param::Lp).is_some();
+            let (lr, lp, ratio) = match ratio {
+                Some(r) if !both => match given(Param::Lr) {
                     Some(lr) => (lr, lr * r, r),
                     None => {
-                        let lp = fix(Param::Lp, base.lp).context("--baseline with ratio needs lp")?;
+                        let lp = fix(Param::Lp, base.lp).context("--baseline must set lp")?;
                         (lp / r, lp, r)
                     }
                 },
-                None => {
+                _ => {
                     let lr = fix(Param::Lr, base.lr).context("--baseline must set lr")?;
                     let lp = fix(Param::Lp, base.lp).context("--baseline must set lp")?;
                     (lr, lp, round_sig(lp / lr))
@@ -409,15 +438,17 @@ impl Plan {
                     steps,
                 });
             }
-            runs.extend(
-                group_runs(Role::Baseline, &bpoints, base).context("in --baseline")?,
-            );
+            runs.extend(group_runs(Role::Baseline, &bpoints, base).context("in --baseline")?);
         }
         Ok(Plan { axes, points, runs })
     }
 
     pub fn swept(&self) -> String {
-        self.axes.iter().map(|(p, _)| p.name()).collect::<Vec<_>>().join("+")
+        self.axes
+            .iter()
+            .map(|(p, _)| p.name())
+            .collect::<Vec<_>>()
+            .join("+")
     }
 }
 
@@ -576,7 +607,10 @@ impl Row {
 
 /// Reads rows written by a sweep (`name` is used in errors).
 pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
     let Some((_, header)) = lines.next() else {
         bail!("{name}: empty file (expected the sweep CSV header `{CSV_HEADER}`)");
     };
@@ -594,12 +628,17 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             f.len()
         );
         let fl = |i: usize| -> Result<f64> {
-            f[i].parse::<f64>()
-                .map_err(|_| anyhow::anyhow!("{name}:{ln}: column {} is not a number: `{}`", i + 1, f[i]))
+            f[i].parse::<f64>().map_err(|_| {
+                anyhow::anyhow!("{name}:{ln}: column {} is not a number: `{}`", i + 1, f[i])
+            })
         };
         let int = |i: usize| -> Result<usize> {
             f[i].parse::<usize>().map_err(|_| {
-                anyhow::anyhow!("{name}:{ln}: column {} is not a whole number: `{}`", i + 1, f[i])
+                anyhow::anyhow!(
+                    "{name}:{ln}: column {} is not a whole number: `{}`",
+                    i + 1,
+                    f[i]
+                )
             })
         };
         let opt = |i: usize| -> Result<Option<f64>> {
@@ -711,7 +750,11 @@ impl Sweep<'_> {
         ensure!(self.runs >= 1, "--runs must be at least 1");
         for inp in self.inputs {
             ensure!(!inp.puzzles.is_empty(), "{}: no puzzles", inp.label);
-            ensure!(inp.d.len() == inp.puzzles.len(), "{}: one d per puzzle needed", inp.label);
+            ensure!(
+                inp.d.len() == inp.puzzles.len(),
+                "{}: one d per puzzle needed",
+                inp.label
+            );
         }
         ensure!(
             self.d_bin > 0.0 && self.d_bin <= 1.0,
@@ -747,7 +790,12 @@ impl Sweep<'_> {
                 .flat_map(|&i| self.inputs[i].puzzles.iter().cloned())
                 .collect();
             let out = engine.run_sweep(&puzzles, self.runs, &params, tick)?;
-            ensure!(out.len() == params.len(), "the engine returned {} settings, not {}", out.len(), params.len());
+            ensure!(
+                out.len() == params.len(),
+                "the engine returned {} settings, not {}",
+                out.len(),
+                params.len()
+            );
             for per_setting in out {
                 let mut it = per_setting.into_iter();
                 for &i in &members {
@@ -826,7 +874,13 @@ impl Sweep<'_> {
             rows.push(row(Group::All, "all".into(), None, None, &all));
         }
         for (lo, hi, acc) in bins.values() {
-            rows.push(row(Group::D, format!("{lo:.2}-{hi:.2}"), Some(*lo), Some(*hi), acc));
+            rows.push(row(
+                Group::D,
+                format!("{lo:.2}-{hi:.2}"),
+                Some(*lo),
+                Some(*hi),
+                acc,
+            ));
         }
         rows
     }
@@ -852,7 +906,10 @@ pub fn completed(sweep: &Sweep, done: &[Row]) -> Result<HashSet<usize>> {
     for (i, set) in sweep.plan.runs.iter().enumerate() {
         let all_there = set.points.iter().all(|p| {
             have.get(&key(set.role, p)).is_some_and(|rows| {
-                sweep.inputs.iter().all(|inp| rows.iter().any(|r| r.label == inp.label))
+                sweep
+                    .inputs
+                    .iter()
+                    .all(|inp| rows.iter().any(|r| r.label == inp.label))
             })
         });
         if !all_there {

@@ -26,13 +26,19 @@ fn values_and_ranges_parse() {
         parse_spec(Param::Ratio, " 1:3:1 ").unwrap(),
         Spec::Range(vec![1.0, 2.0, 3.0])
     );
-    assert_eq!(parse_spec(Param::Sr, "5:5:1").unwrap(), Spec::Range(vec![5.0]));
+    assert_eq!(
+        parse_spec(Param::Sr, "5:5:1").unwrap(),
+        Spec::Range(vec![5.0])
+    );
 }
 
 #[test]
 fn bad_ranges_say_what_is_wrong() {
     let e = err(Param::Sr, "10:5:1");
-    assert!(e.contains("--sr 10:5:1") && e.contains("end 5 is below the start 10"), "{e}");
+    assert!(
+        e.contains("--sr 10:5:1") && e.contains("end 5 is below the start 10"),
+        "{e}"
+    );
     let e = err(Param::Sr, "10:50:0");
     assert!(e.contains("step must be positive"), "{e}");
     let e = err(Param::Lr, "0.1:1:-0.1");
@@ -79,7 +85,10 @@ fn ratio_fixes_lp_by_default_or_lr_when_given() {
     )
     .unwrap();
     assert_eq!(plan.swept(), "lp");
-    assert_eq!((plan.points[0].lp, plan.points[0].lr, plan.points[0].ratio), (3.5, 0.175, 20.0));
+    assert_eq!(
+        (plan.points[0].lp, plan.points[0].lr, plan.points[0].ratio),
+        (3.5, 0.175, 20.0)
+    );
     let plan = Plan::new(
         &spec(|s| {
             s.ratio = range(&[2.0, 4.0]);
@@ -105,7 +114,9 @@ fn ratio_fixes_lp_by_default_or_lr_when_given() {
 #[test]
 fn plans_need_one_or_two_ranges() {
     let base = IlcaParams::default();
-    let e = Plan::new(&spec(|s| s.lr = Some(Spec::Value(0.5))), &base).unwrap_err().to_string();
+    let e = Plan::new(&spec(|s| s.lr = Some(Spec::Value(0.5))), &base)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("nothing to sweep"), "{e}");
     let e = Plan::new(
         &spec(|s| {
@@ -117,7 +128,10 @@ fn plans_need_one_or_two_ranges() {
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("3 ranges") && e.contains("--lr, --lp, --sr"), "{e}");
+    assert!(
+        e.contains("3 ranges") && e.contains("--lr, --lp, --sr"),
+        "{e}"
+    );
     // Settings are validated by the engine's rules.
     let e = Plan::new(&spec(|s| s.lp = range(&[-1.0, 1.0])), &base).unwrap_err();
     assert!(format!("{e:#}").contains("--lp must be"), "{e:#}");
@@ -128,7 +142,10 @@ fn plans_need_one_or_two_ranges() {
         &base,
     )
     .unwrap_err();
-    assert!(format!("{e:#}").contains("--sr 300 is larger than --steps 250"), "{e:#}");
+    assert!(
+        format!("{e:#}").contains("--sr 300 is larger than --steps 250"),
+        "{e:#}"
+    );
 }
 
 #[test]
@@ -156,7 +173,10 @@ fn a_steps_range_is_one_run_per_other_setting() {
 fn baselines_must_pin_swept_parameters() {
     let base = IlcaParams::default();
     let b = parse_baseline("lr=1, lp=1,sr=0").unwrap();
-    assert_eq!(b, vec![(Param::Lr, 1.0), (Param::Lp, 1.0), (Param::Sr, 0.0)]);
+    assert_eq!(
+        b,
+        vec![(Param::Lr, 1.0), (Param::Lp, 1.0), (Param::Sr, 0.0)]
+    );
     let plan = Plan::new(
         &spec(|s| {
             s.ratio = range(&[10.0, 20.0]);
@@ -168,7 +188,22 @@ fn baselines_must_pin_swept_parameters() {
     .unwrap();
     let last = plan.runs.last().unwrap();
     assert_eq!(last.role, Role::Baseline);
-    assert_eq!((last.params.lr, last.params.lp, last.params.sr), (1.0, 1.0, 0));
+    assert_eq!(
+        (last.params.lr, last.params.lp, last.params.sr),
+        (1.0, 1.0, 0)
+    );
+    // Fig. 7: lp swept at lp/lr = 20; the baseline keeps the ratio.
+    let plan = Plan::new(
+        &spec(|s| {
+            s.ratio = Some(Spec::Value(20.0));
+            s.lp = range(&[2.0, 3.5]);
+            s.baseline = Some(vec![(Param::Lp, 1.0)]);
+        }),
+        &base,
+    )
+    .unwrap();
+    let last = plan.runs.last().unwrap();
+    assert_eq!((last.params.lr, last.params.lp), (0.05, 1.0));
     let e = Plan::new(
         &spec(|s| {
             s.sr = range(&[10.0, 20.0]);
@@ -179,16 +214,30 @@ fn baselines_must_pin_swept_parameters() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("--baseline must set sr"), "{e}");
-    assert!(parse_baseline("lr").unwrap_err().to_string().contains("KEY=VALUE"));
-    assert!(parse_baseline("steps=3").unwrap_err().to_string().contains("unknown key"));
-    assert!(parse_baseline("sr=1:5:1").unwrap_err().to_string().contains("one value"));
-    assert!(parse_baseline("sr=1,sr=2").unwrap_err().to_string().contains("twice"));
+    assert!(parse_baseline("lr")
+        .unwrap_err()
+        .to_string()
+        .contains("KEY=VALUE"));
+    assert!(parse_baseline("steps=3")
+        .unwrap_err()
+        .to_string()
+        .contains("unknown key"));
+    assert!(parse_baseline("sr=1:5:1")
+        .unwrap_err()
+        .to_string()
+        .contains("one value"));
+    assert!(parse_baseline("sr=1,sr=2")
+        .unwrap_err()
+        .to_string()
+        .contains("twice"));
 }
 
 #[test]
 fn difficulty_comes_from_the_d_field() {
     let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    let mut p = parse_str(&format!("{line} x=1 d=0.6123"), None).unwrap().remove(0);
+    let mut p = parse_str(&format!("{line} x=1 d=0.6123"), None)
+        .unwrap()
+        .remove(0);
     assert_eq!(difficulty(&p), (0.6123, false));
     p.extra = "rated".into();
     let (d, fallback) = difficulty(&p);
@@ -237,6 +286,8 @@ fn csv_rows_read_back_exactly() {
     assert_eq!(back, vec![row, other]);
     let e = parse_csv("x.csv", "a,b\n").unwrap_err().to_string();
     assert!(e.contains("not a sweep CSV"), "{e}");
-    let e = parse_csv("x.csv", &format!("{CSV_HEADER}\nratio,sweep,1,2\n")).unwrap_err().to_string();
+    let e = parse_csv("x.csv", &format!("{CSV_HEADER}\nratio,sweep,1,2\n"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("x.csv:2") && e.contains("4 fields"), "{e}");
 }
