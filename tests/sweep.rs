@@ -382,6 +382,46 @@ fn cli_one_parameter_sweep_plots_rate_curves() {
     assert!(solved_at(10) <= solved_at(20) && solved_at(20) <= solved_at(30));
 }
 
+/// The commands of docs/FIGURES.md for Figs. 6, 7 and 8, on small ranges.
+#[test]
+fn cli_figure_commands_6_to_8() {
+    let dir = tmp("figs678");
+    let files = tier_files(&dir);
+    for (name, flags, stem) in [
+        (
+            "fig6",
+            &["--ratio", "1:21:10", "--baseline", "lr=1,lp=1"][..],
+            "ratio",
+        ),
+        (
+            "fig7",
+            &["--ratio", "20", "--lp", "0.5:3.5:1.5", "--baseline", "lp=1"][..],
+            "lp",
+        ),
+        (
+            "fig8",
+            &["--sr", "10:30:10", "--baseline", "sr=0"][..],
+            "sr",
+        ),
+    ] {
+        let csv = dir.join(format!("{name}.csv"));
+        ok(bin()
+            .arg("sweep")
+            .args(&files)
+            .args(["--runs", "1", "--steps", "40", "--backend", "cpu"])
+            .args(flags)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--plot-dir")
+            .arg(dir.join(name)));
+        assert_figure(&dir.join(format!("{name}/rate-vs-{stem}.png")));
+        assert_figure(&dir.join(format!("{name}/rate-vs-d-{stem}.png")));
+        let rows = parse_csv(name, &std::fs::read_to_string(&csv).unwrap()).unwrap();
+        assert!(rows.iter().any(|r| r.role == Role::Baseline), "{name}");
+        assert!(rows.iter().all(|r| r.swept == stem), "{name}");
+    }
+}
+
 #[test]
 fn cli_errors_are_clear() {
     let dir = tmp("errors");

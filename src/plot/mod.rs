@@ -154,7 +154,11 @@ pub fn fmt_num(x: f64) -> String {
         return "0".into();
     }
     if x.abs() >= 1e5 || x.abs() < 1e-3 {
-        return format!("{x:.2e}");
+        // 3 significant digits, trailing zeros of the mantissa dropped: 1e-4, 2.5e5, 5.87e-4.
+        let s = format!("{x:.2e}");
+        let (m, e) = s.split_once('e').expect("exponent form");
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        return format!("{m}e{e}");
     }
     let s = format!("{x:.4}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
@@ -230,6 +234,8 @@ mod tests {
         assert_eq!(fmt_num(0.175), "0.175");
         assert_eq!(fmt_num(20.0), "20");
         assert_eq!(fmt_num(1.0 / 1703.0), "5.87e-4");
+        assert_eq!(fmt_num(1e-4), "1e-4");
+        assert_eq!(fmt_num(250000.0), "2.5e5");
         assert_eq!(fmt_num(0.1 + 0.2), "0.3");
     }
 

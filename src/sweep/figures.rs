@@ -98,7 +98,7 @@ pub fn rate_vs_param(rows: &[Row]) -> Result<LinePlot> {
         "resolution rate, %",
     );
     plot.subtitle = describe_fixed(rows, &ax);
-    plot.y_range = Some((0.0, 100.0));
+    plot.y_range = Some((-2.0, 102.0));
     plot.legend_title = Some("tier".into());
     let mut labels = file_labels(rows);
     if rows.iter().any(|r| r.group == Group::All) {
@@ -161,7 +161,7 @@ pub fn rate_vs_d(rows: &[Row]) -> Result<LinePlot> {
         "resolution rate, %",
     );
     plot.subtitle = describe_fixed(rows, &ax);
-    plot.y_range = Some((0.0, 100.0));
+    plot.y_range = Some((-2.0, 102.0));
     let key = |r: &Row| {
         (
             r.point.lr.to_bits(),
