@@ -13,8 +13,8 @@
 const WG: u32 = IPW * TPI;
 const UNITS_OFF: u32 = CELLS * NP;
 const SET_OFF: u32 = UNITS_OFF + 3u * N * N;
-// per setting: steps, sr, compare, tie, reset_check, reward bits [NP+1], penalty bits [NP+1]
-const SET_STRIDE: u32 = 5u + 2u * (NP + 1u);
+// per setting: steps, sr, compare, tie, reset_check, restart, reward bits [NP+1], penalty bits [NP+1]
+const SET_STRIDE: u32 = 6u + 2u * (NP + 1u);
 const PUZ_STRIDE: u32 = CELLS + CELLS * N;
 const EXHAUSTED: u32 = 0x80000000u;
 const SCALE_HIGH_BITS: u32 = 0x4f800000u; // 2^32
@@ -38,6 +38,7 @@ var<private> s_sr: u32;
 var<private> s_compare: u32;     // 0 sharing, 1 free, 2 all
 var<private> s_tie: u32;         // 0 random, 1 first, 2 keep
 var<private> s_check: u32;       // 0 permutation, 1 sum
+var<private> s_restart: u32;     // full restart period, 0 = off
 var<private> s_factors: u32;     // offset of the reward factors in `tables`
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -202,7 +203,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         s_compare = tables[so + 2u];
         s_tie = tables[so + 3u];
         s_check = tables[so + 4u];
-        s_factors = so + 5u;
+        s_restart = tables[so + 5u];
+        s_factors = so + 6u;
     }
     let pbase = puz * PUZ_STRIDE;
     let sbase = slot * CELLS;
@@ -272,7 +274,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 word[sbase + c] = (word[sbase + c] & 0xffu) | (degp[k] << 8u);
             }
         }
-        let reset_step = live && s_sr != 0u && (t + 1u) % s_sr == 0u;
+        // A full restart takes the place of a selective reset on the same step (as on the CPU).
+        let restart_step = live && s_restart != 0u && (t + 1u) % s_restart == 0u;
+        let reset_step = live && !restart_step && s_sr != 0u && (t + 1u) % s_sr == 0u;
         if (reset_step && live) {
             for (var u = j; u < 3u * N; u += TPI) {
                 unit_ok[slot * 3u * N + u] = select(0u, 1u, unit_resolved(sbase, u));
@@ -291,11 +295,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 }
                 live = false;
             } else {
-                // 3. learn, 4. selective reset (a reset overwrites what learning did, as on the CPU)
+                // 3. learn, 4. restart or selective reset (a reset overwrites what learning did, as on the CPU)
                 for (var k = 0u; k < CPT; k++) {
                     let c = j + k * TPI;
                     if (c < CELLS && clue[k] == 0u) {
-                        var do_reset = false;
+                        var do_reset = restart_step;
                         if (reset_step) {
                             let r = c / N;
                             let col = c % N;

@@ -7,5 +7,6 @@ pub mod ilca;
 pub mod plot;
 pub mod puzzle;
 pub mod report;
+pub mod rfss;
 pub mod rng;
 pub mod sweep;

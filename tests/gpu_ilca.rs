@@ -70,16 +70,19 @@ fn learning_rates_and_reset_agree() {
         (0.2, 3.0, 15, ResetCheck::Permutation),
         (1.0, 1.0, 10, ResetCheck::Sum),
     ] {
-        let params = IlcaParams {
-            steps: 50,
-            lr,
-            lp,
-            sr,
-            reset_check: check,
-            penalty_floor: 0.01,
-            ..Default::default()
-        };
-        agree(&nine_by_nine(), 2, &params, &Default::default());
+        for restart in [0, 17] {
+            let params = IlcaParams {
+                steps: 50,
+                lr,
+                lp,
+                sr,
+                reset_check: check,
+                penalty_floor: 0.01,
+                restart,
+                ..Default::default()
+            };
+            agree(&nine_by_nine(), 2, &params, &Default::default());
+        }
     }
 }
 

@@ -1,31 +1,35 @@
-//! ILCA parameters on the command line, shared by every subcommand that runs ILCA.
+//! ILCA parameters on the command line, shared by every subcommand that runs ILCA (batch, trace, bench).
 
 use crate::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct IlcaArgs {
-    /// Maximum time-steps per run.
+    /// Maximum time-steps per run (the paper: 250).
     #[arg(long, default_value_t = 250)]
     pub steps: u32,
-    /// Reward learning rate lr (Eq. 8): r = 1 + d/|N|·lr.
+    /// Reward learning rate lr: r = 1 + d/|N|·lr (Eq. 8; 1 = Algorithm 1).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub lr: f64,
-    /// Penalty learning rate lp (Eq. 9): p = 1 − (1 − d/|N|)·lp.
+    /// Penalty learning rate lp: p = 1 − (1 − d/|N|)·lp (Eq. 9; 1 = Algorithm 1).
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub lp: f64,
-    /// Selective probability reset every SR steps (0 = off).
+    /// Selective probability reset every SR steps (Algorithm 3); 0 = off.
     #[arg(long, default_value_t = 0)]
     pub sr: u32,
+    /// Full restart (every free cell back to its initial weights) every RESTART steps; 0 = off.
+    /// Not in the paper (improved variant).
+    #[arg(long, default_value_t = 0)]
+    pub restart: u32,
     /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1).
     #[arg(long, default_value_t = 0.001, allow_negative_numbers = true)]
     pub penalty_floor: f64,
-    /// Whose degrees a conflicted cell must beat to be rewarded.
+    /// Which neighbours' degrees a conflicted cell must beat to be rewarded.
     #[arg(long, value_enum, default_value_t = Compare::Sharing)]
     pub compare: Compare,
-    /// Tie-breaking of the argmax.
+    /// Tie-breaking of the argmax among digits of equal weight.
     #[arg(long, value_enum, default_value_t = TieBreak::Random)]
     pub tie: TieBreak,
-    /// When a row/column/box counts as resolved for the reset.
+    /// When a row/column/box counts as resolved for the selective reset.
     #[arg(long, value_enum, default_value_t = ResetCheck::Permutation)]
     pub reset_check: ResetCheck,
     /// Seed of the counter-based random draws.
@@ -34,13 +38,14 @@ pub struct IlcaArgs {
 }
 
 impl IlcaArgs {
-    /// The parameters, validated.
+    /// The parameters, validated (clear errors for zero, negative or out-of-range values).
     pub fn params(&self) -> anyhow::Result<IlcaParams> {
         let p = IlcaParams {
             steps: self.steps,
             lr: self.lr,
             lp: self.lp,
             sr: self.sr,
+            restart: self.restart,
             penalty_floor: self.penalty_floor,
             compare: self.compare,
             tie: self.tie,

@@ -4,10 +4,13 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod adapters;
+mod batch;
 mod bench;
 pub mod ilca_args;
 mod plot;
+mod rfss;
 mod sweep;
+mod trace;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -27,6 +30,12 @@ pub enum Command {
     Adapters(adapters::Args),
     /// Run one ILCA batch on the CPU reference and on the GPU, compare throughput and results.
     Bench(bench::Args),
+    /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.
+    Rfss(rfss::Args),
+    /// Run ILCA on puzzle files (several runs each) and report solved %, steps and speed.
+    Batch(batch::Args),
+    /// Show one ILCA run step by step (grids, conflicts, rewards, penalties, probabilities).
+    Trace(trace::Args),
     /// Sweep one or two ILCA parameters over ranges on puzzle files: CSV of resolution rates + figures.
     Sweep(sweep::Args),
     /// Redraw a sweep's figures from its CSV.
@@ -43,6 +52,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Adapters(a) => adapters::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Rfss(a) => rfss::run(a),
+        Command::Batch(a) => batch::run(a),
+        Command::Trace(a) => trace::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::PlotSweep(a) => plot::run_sweep(a),
         Command::PlotTrace(a) => plot::run_trace(a),

@@ -57,6 +57,10 @@ pub struct Args {
     /// sweep's fixed values.
     #[arg(long)]
     pub baseline: Option<String>,
+    /// Full restart (every free cell back to its initial weights) every RESTART steps; 0 = off.
+    /// Not in the paper (improved variant).
+    #[arg(long, default_value_t = 0)]
+    pub restart: u32,
     /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1).
     #[arg(long, default_value_t = 0.001, allow_negative_numbers = true)]
     pub penalty_floor: f64,
@@ -114,6 +118,7 @@ impl Args {
 
     fn base(&self) -> IlcaParams {
         IlcaParams {
+            restart: self.restart,
             penalty_floor: self.penalty_floor,
             compare: self.compare,
             tie: self.tie,

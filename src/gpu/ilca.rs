@@ -101,6 +101,7 @@ fn setting_words(p: &IlcaParams, n_peers: usize) -> Vec<u32> {
             ResetCheck::Permutation => 0,
             ResetCheck::Sum => 1,
         },
+        p.restart,
     ];
     v.extend(reward.iter().map(|f| f.to_bits()));
     v.extend(penalty.iter().map(|f| f.to_bits()));

@@ -178,23 +178,84 @@ impl State {
             rescale(row);
         }
 
-        // 4. selective reset
-        if params.sr != 0 && (t + 1).is_multiple_of(params.sr) {
-            for u in 0..3 * n {
-                self.unit_ok[u] = unit_resolved(g.unit(u), &self.choice, n, params.reset_check);
-            }
-            for c in 0..g.cells {
-                if prep.clue[c] != 0 {
-                    continue;
+        // 4. restart (all free cells) or selective reset (cells of unresolved units)
+        match reset_kind(params, t) {
+            ResetKind::None => {}
+            ResetKind::Restart => {
+                for c in 0..g.cells {
+                    if prep.clue[c] == 0 {
+                        self.w[c * n..(c + 1) * n].copy_from_slice(&prep.init[c * n..(c + 1) * n]);
+                        info.reset += 1;
+                    }
                 }
-                let (r, col, bx) = g.row_col_box(c);
-                if !(self.unit_ok[r] && self.unit_ok[n + col] && self.unit_ok[2 * n + bx]) {
-                    self.w[c * n..(c + 1) * n].copy_from_slice(&prep.init[c * n..(c + 1) * n]);
-                    info.reset += 1;
+            }
+            ResetKind::Selective => {
+                self.mark_resolved_units(prep, params);
+                for c in 0..g.cells {
+                    if prep.clue[c] == 0 && !self.cell_units_ok(prep, c) {
+                        self.w[c * n..(c + 1) * n].copy_from_slice(&prep.init[c * n..(c + 1) * n]);
+                        info.reset += 1;
+                    }
                 }
             }
         }
         info
+    }
+
+    fn mark_resolved_units(&mut self, prep: &Prepared, params: &IlcaParams) {
+        let g = prep.geom;
+        for u in 0..3 * g.n {
+            self.unit_ok[u] = unit_resolved(g.unit(u), &self.choice, g.n, params.reset_check);
+        }
+    }
+
+    fn cell_units_ok(&self, prep: &Prepared, c: usize) -> bool {
+        let n = prep.geom.n;
+        let (r, col, bx) = prep.geom.row_col_box(c);
+        self.unit_ok[r] && self.unit_ok[n + col] && self.unit_ok[2 * n + bx]
+    }
+
+    /// After [`State::step`] returned an unsolved step `t` that was not the last: was free cell
+    /// `c` rewarded (true) or penalised (false)? (For traces; the states and degrees the step
+    /// used are still in place.)
+    pub fn was_rewarded(&self, prep: &Prepared, params: &IlcaParams, c: usize) -> bool {
+        self.deg[c] as usize == prep.geom.n_peers
+            || beats_neighbours(prep, &self.choice, &self.deg, c, params.compare)
+    }
+
+    /// After [`State::step`] at step `t` (unsolved, not the last): which cells it reset (for
+    /// traces). Recomputed from the states, which the reset does not change.
+    pub fn reset_cells(&mut self, prep: &Prepared, params: &IlcaParams, t: u32) -> Vec<bool> {
+        let cells = prep.geom.cells;
+        match reset_kind(params, t) {
+            ResetKind::None => vec![false; cells],
+            ResetKind::Restart => (0..cells).map(|c| prep.clue[c] == 0).collect(),
+            ResetKind::Selective => {
+                self.mark_resolved_units(prep, params);
+                (0..cells)
+                    .map(|c| prep.clue[c] == 0 && !self.cell_units_ok(prep, c))
+                    .collect()
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ResetKind {
+    None,
+    Restart,
+    Selective,
+}
+
+/// What happens after the learning of step `t` (0-based): a full restart every `restart` steps,
+/// else a selective reset every `sr` steps (both counted in 1-based steps).
+fn reset_kind(params: &IlcaParams, t: u32) -> ResetKind {
+    if params.restart != 0 && (t + 1).is_multiple_of(params.restart) {
+        ResetKind::Restart
+    } else if params.sr != 0 && (t + 1).is_multiple_of(params.sr) {
+        ResetKind::Selective
+    } else {
+        ResetKind::None
     }
 }
 
@@ -543,6 +604,59 @@ mod tests {
             4,
             ResetCheck::Permutation
         ));
+    }
+
+    /// States 2 3 / 2 2 on FOUR: r1c2 (cell 1, state 3) has a valid row, column and box, the
+    /// three other free cells do not. A selective reset spares cell 1; a restart does not.
+    #[test]
+    fn restart_resets_every_free_cell_selective_reset_spares_resolved_ones() {
+        let p = grid(FOUR);
+        let start = |params: &IlcaParams| {
+            let prep = Prepared::new(&p, params);
+            let mut st = State::new(&prep);
+            st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+            st.w[4..8].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
+            st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+            st.w[36..40].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+            (prep, st)
+        };
+        let sel = IlcaParams {
+            tie: TieBreak::First,
+            sr: 1,
+            ..Default::default()
+        };
+        let (prep, mut st) = start(&sel);
+        let info = st.step(&prep, &sel, 0, 0);
+        assert_eq!(
+            [st.choice[0], st.choice[1], st.choice[8], st.choice[9]],
+            [2, 3, 2, 2]
+        );
+        assert_eq!(st.deg[1], 7);
+        assert_eq!(info.reset, 3);
+        assert_eq!(st.w[4..8], [0.0, 0.5, 2.0, 0.0]); // rewarded by r(7) = 2, kept
+        assert_eq!(st.w[0..4], prep.init[0..4]);
+        assert_eq!(
+            st.reset_cells(&prep, &sel, 0)[..10],
+            [true, false, false, false, false, false, false, false, true, true]
+        );
+        // A restart on the same step takes the place of the selective reset.
+        let both = IlcaParams {
+            restart: 1,
+            ..sel.clone()
+        };
+        let (prep, mut st) = start(&both);
+        assert_eq!(st.step(&prep, &both, 0, 0).reset, 4);
+        assert_eq!(st.w, prep.init);
+        // Periods count 1-based steps: restart 2 acts after the second step only.
+        let two = IlcaParams {
+            restart: 2,
+            sr: 0,
+            ..sel
+        };
+        let (prep, mut st) = start(&two);
+        assert_eq!(st.step(&prep, &two, 0, 0).reset, 0);
+        assert_eq!(st.step(&prep, &two, 0, 1).reset, 4);
+        assert_eq!(st.w, prep.init);
     }
 
     #[test]

@@ -9,7 +9,10 @@
 //!    the degree of every neighbour in the [`Compare`] set; otherwise penalise. The chosen digit's
 //!    weight is multiplied by r(d) = 1 + d/|N|·lr or p(d) = max(1 − (1 − d/|N|)·lp, floor) (Eq. 8–9);
 //! 4. **reset** (Algorithm 3): every `sr` steps, the free cells of each row, column or box whose
-//!    states are not a valid unit ([`ResetCheck`]) get their initial weights back.
+//!    states are not a valid unit ([`ResetCheck`]) get their initial weights back;
+//!    **restart** (not in the paper, off by default): every `restart` steps every free cell gets
+//!    its initial weights back, whatever its units (takes the place of the selective reset when
+//!    both fall on the same step).
 //!
 //! Weights are unnormalised f32: the probability of digit k is w_k / Σw. The paper renormalises
 //! after every update; that leaves every ratio, hence every choice, unchanged, so we rescale only by
@@ -20,6 +23,7 @@
 //! CPU reference ([`cpu`]) agree bit for bit.
 
 pub mod cpu;
+pub mod run;
 
 use anyhow::{bail, ensure, Result};
 use serde::Serialize;
@@ -71,6 +75,9 @@ pub struct IlcaParams {
     pub lp: f64,
     /// Selective reset period sr in steps; 0 = off.
     pub sr: u32,
+    /// Full restart period in steps (every free cell back to its initial weights); 0 = off.
+    /// Not in the paper: part of the improved variant (docs/REPRODUCTION.md).
+    pub restart: u32,
     /// Smallest penalty factor: Eq. 9 gives p ≤ 0 for small degrees when lp > 1.
     pub penalty_floor: f64,
     pub compare: Compare,
@@ -87,6 +94,7 @@ impl Default for IlcaParams {
             lr: 1.0,
             lp: 1.0,
             sr: 0,
+            restart: 0,
             penalty_floor: 0.001,
             compare: Compare::Sharing,
             tie: TieBreak::Random,
@@ -126,6 +134,13 @@ impl IlcaParams {
             bail!(
                 "--sr {} is larger than --steps {}: the reset would never run (use --sr 0 to turn it off)",
                 self.sr,
+                self.steps
+            );
+        }
+        if self.restart > self.steps {
+            bail!(
+                "--restart {} is larger than --steps {}: the restart would never run (use --restart 0 to turn it off)",
+                self.restart,
                 self.steps
             );
         }
@@ -200,6 +215,7 @@ mod tests {
         assert!(bad(|p| p.steps = 0).contains("--steps"));
         assert!(bad(|p| p.sr = 300).contains("--sr 300 is larger than --steps 250"));
         assert!(bad(|p| p.penalty_floor = 1.0).contains("--penalty-floor"));
+        assert!(bad(|p| p.restart = 251).contains("--restart 251 is larger than --steps 250"));
         assert!(IlcaParams::default().validate().is_ok());
     }
 }

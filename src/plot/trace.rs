@@ -1,19 +1,21 @@
 //! Pictures of one ILCA run (the paper's Fig. 3 and 4) from a trace: the grid at each step
 //! with changed cells highlighted, and every cell's stacked probability history.
 //!
-//! Trace CSV (what [`IlcaTrace::write_csv`] writes and [`IlcaTrace::read_csv`] reads): a header
-//! line, then one row per step per cell.
+//! Trace CSV (what `gpu-sudoku trace --csv` and [`IlcaTrace::write_csv`] write, and
+//! [`IlcaTrace::read_csv`] reads): a header line, then one row per step per cell.
 //!
 //! | column | meaning |
 //! |---|---|
-//! | `step` | 0 = the initial state, then the time-step after which the row is taken (1, 2, …) |
+//! | `step` | the time-step, 1, 2, …; an optional step 0 is the initial state |
 //! | `cell` | cell index r·n + c, 0-based |
-//! | `state` | the cell's state (digit 1..=n; 0 = none yet, e.g. a free cell at step 0) |
-//! | `p1` … `pn` | the cell's normalised probabilities after that step (learning and reset done) |
-//! | `clue` | optional: 1 for a clue cell, 0 otherwise |
+//! | `state` | the cell's state after the step's choice (digit 1..=n; 0 = none) |
+//! | `p1` … `pn` | the normalised probabilities the step's choice was made from (the weights before the step's learning) |
+//! | `fixed` or `clue` | optional: 1 for a clue cell, 0 otherwise |
 //!
-//! Other columns are ignored; rows may come in any order. Without a `clue` column, the cells
-//! with a state at step 0 are the clues.
+//! Other columns (`row`, `col`, `changed`, `degree`, `feedback`, `reset`, …) are ignored; rows
+//! may come in any order. Without a clue column, the cells with a state at step 0 are the clues.
+//! Without a step 0, one is made from step 1: the clues' states, and step 1's probabilities
+//! (which are the initial ones).
 
 use super::{digit_colour, draw_legend, Dash, Figure, Rgb};
 use crate::ilca::cpu::{Prepared, State};
@@ -48,6 +50,8 @@ impl IlcaTrace {
 
     /// Runs one ILCA instance on the CPU reference and records every step: the run of
     /// `puzzle` (index `puzzle_index` in its batch) number `run`, the same draws as in a batch.
+    /// Frame 0 is the initial state; frame t holds the states step t chose and the
+    /// probabilities it chose them from.
     pub fn record(
         puzzle: &Grid,
         params: &IlcaParams,
@@ -71,10 +75,11 @@ impl IlcaTrace {
         };
         let key = crate::rng::instance_key(params.seed, puzzle_index as u32, run as u32);
         for t in 0..params.steps {
+            let before = all_probs(&st);
             let info = st.step(&prep, params, key, t);
             tr.steps.push(t + 1);
             tr.states.push(st.choice.clone());
-            tr.probs.push(all_probs(&st));
+            tr.probs.push(before);
             if info.solved {
                 break;
             }
@@ -88,17 +93,23 @@ impl IlcaTrace {
         Grid::from_cells(self.b, last).is_ok_and(|g| g.is_solution_of(puzzle))
     }
 
-    /// Writes the trace CSV (see the module docs).
+    /// Writes the trace CSV (see the module docs): steps 1, 2, … (step 0 only when it is the
+    /// only frame), with a `fixed` column; what `gpu-sudoku trace --csv` writes, less its
+    /// extra columns.
     pub fn write_csv(&self, mut w: impl Write) -> Result<()> {
         let n = self.n();
-        let mut head = String::from("step,cell,state,clue");
+        let mut head = String::from("step,cell,fixed,state");
         for k in 1..=n {
             head.push_str(&format!(",p{k}"));
         }
         writeln!(w, "{head}")?;
+        let only_initial = self.steps.len() == 1;
         for (f, &step) in self.steps.iter().enumerate() {
+            if step == 0 && !only_initial {
+                continue;
+            }
             for c in 0..n * n {
-                let mut line = format!("{step},{c},{},{}", self.states[f][c], self.clue[c] as u8);
+                let mut line = format!("{step},{c},{},{}", self.clue[c] as u8, self.states[f][c]);
                 for k in 0..n {
                     line.push_str(&format!(",{}", self.probs[f][c * n + k]));
                 }
@@ -132,7 +143,7 @@ impl IlcaTrace {
             })
         };
         let (i_step, i_cell, i_state) = (need("step")?, need("cell")?, need("state")?);
-        let i_clue = find("clue");
+        let i_clue = find("clue").or(find("fixed"));
         let mut p_cols = Vec::new();
         while let Some(i) = find(&format!("p{}", p_cols.len() + 1)) {
             p_cols.push(i);
@@ -232,9 +243,21 @@ impl IlcaTrace {
                     vec![false; cells]
                 };
             }
+            let states: Vec<u8> = fr.states.into_iter().map(|s| s.unwrap_or(0)).collect();
+            if tr.steps.is_empty() && step > 0 && i_clue.is_some() {
+                // The initial state: the clues, and step 1's probabilities (the initial ones).
+                tr.steps.push(0);
+                tr.states.push(
+                    states
+                        .iter()
+                        .zip(&tr.clue)
+                        .map(|(&v, &c)| if c { v } else { 0 })
+                        .collect(),
+                );
+                tr.probs.push(fr.probs.clone());
+            }
             tr.steps.push(step);
-            tr.states
-                .push(fr.states.into_iter().map(|s| s.unwrap_or(0)).collect());
+            tr.states.push(states);
             tr.probs.push(fr.probs);
         }
         Ok(tr)
@@ -446,14 +469,17 @@ impl Figure for ProbabilityPanel<'_> {
         let (mw, mh) = self.mini();
         let area = root.titled(&self.title, ("sans-serif", 24))?;
         let area = area.titled(
-            "stacked probability of each digit over the steps; digits below a plot: the cell's new state",
+            "stacked probability of each digit at each step (before its choice); digits below a plot: the cell's new state",
             ("sans-serif", 14).into_font().color(&RGBColor(80, 80, 80)),
         )?;
         let (w, _) = area.dim_in_pixel();
         let (grid_area, legend_area) = area.split_horizontally(w - 150);
         let grid_area = grid_area.margin(10, 10, 20, 10);
-        let x0 = *t.steps.first().expect("non-empty") as f64;
-        let x1 = (*t.steps.last().expect("non-empty") as f64).max(x0 + 1.0);
+        // Frame 0 repeats step 1's probabilities (those step 1 chose from): start at step 1.
+        let f0 = usize::from(t.steps.len() > 1 && t.steps[0] == 0);
+        let steps = &t.steps[f0..];
+        let x0 = steps[0] as f64;
+        let x1 = (*steps.last().expect("non-empty") as f64).max(x0 + 1.0);
         let marker_font = ((mh as f64 * 0.16).max(8.0), FontStyle::Bold);
         let min_gap = (x1 - x0) * 0.09;
         for c in 0..n * n {
@@ -465,20 +491,19 @@ impl Figure for ProbabilityPanel<'_> {
                 .margin(2)
                 .build_cartesian_2d(x0..x1, -0.24..1.0)?;
             // Stacked areas, digit 1 at the bottom.
-            let mut lower = vec![0f64; t.steps.len()];
+            let mut lower = vec![0f64; steps.len()];
             for k in 0..n {
-                let upper: Vec<f64> = (0..t.steps.len())
-                    .map(|f| lower[f] + t.probs[f][c * n + k] as f64)
+                let upper: Vec<f64> = (0..steps.len())
+                    .map(|i| lower[i] + t.probs[f0 + i][c * n + k] as f64)
                     .collect();
                 if upper.iter().zip(&lower).any(|(u, l)| u > l) {
-                    let mut pts: Vec<(f64, f64)> = t
-                        .steps
+                    let mut pts: Vec<(f64, f64)> = steps
                         .iter()
                         .zip(&upper)
                         .map(|(&s, &u)| (s as f64, u.min(1.0)))
                         .collect();
                     pts.extend(
-                        t.steps
+                        steps
                             .iter()
                             .zip(&lower)
                             .rev()
@@ -495,7 +520,7 @@ impl Figure for ProbabilityPanel<'_> {
             )))?;
             if !t.clue[c] {
                 let mut last_x = f64::NEG_INFINITY;
-                for f in 1..t.steps.len() {
+                for f in f0.max(1)..t.steps.len() {
                     let (v, prev) = (t.states[f][c], t.states[f - 1][c]);
                     let x = t.steps[f] as f64;
                     if v != 0 && v != prev && x - last_x >= min_gap {

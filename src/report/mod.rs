@@ -1,4 +1,7 @@
-//! Results shared by every engine: one record per instance (puzzle × run), and summaries.
+//! Results shared by every engine: one record per instance (puzzle × run), and the reports
+//! built from them (tables, JSON, CSV).
+
+pub mod batch;
 
 use serde::Serialize;
 

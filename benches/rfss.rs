@@ -1,0 +1,41 @@
+//! RFSS throughput, CPU reference vs GPU kernel, in species-updates per second
+//! (one species-update = one species through one generation). Results: benches/RESULTS.md.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use gpu_sudoku::puzzle::parse_str;
+use gpu_sudoku::rfss::{self, Problem, RfssParams};
+
+/// Norvig's hard1: plain RFSS does not solve it, so every instance runs all generations.
+const HARD: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const GENERATIONS: u32 = 500;
+
+fn bench(c: &mut Criterion) {
+    let g = parse_str(HARD, None).unwrap().remove(0).grid;
+    let species = Problem::build(&g).unwrap().n_species() as u64;
+    let params = RfssParams {
+        max_generations: GENERATIONS,
+        stable_generations: 1,
+        ..Default::default()
+    };
+    let mut group = c.benchmark_group("rfss");
+    group.sample_size(10);
+    for instances in [8usize, 64] {
+        let batch = vec![g.clone(); instances];
+        group.throughput(Throughput::Elements(
+            species * GENERATIONS as u64 * instances as u64,
+        ));
+        group.bench_function(format!("cpu/{instances}x9x9"), |b| {
+            b.iter(|| rfss::run_cpu(&batch, &params).unwrap())
+        });
+        if let Some(gpu) = gpu_sudoku::gpu::gpu_for_tests() {
+            group.bench_function(format!("gpu/{instances}x9x9"), |b| {
+                b.iter(|| rfss::gpu::run(gpu, &batch, &params).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,217 @@
+// RFSS (resource-defined fitness sharing, Horn 2017) on the GPU: one workgroup per puzzle
+// instance runs up to `params.gens` generations per dispatch. Mirrors src/rfss/cpu.rs and
+// src/rfss/arith.rs operation for operation; see docs/RFSS.md for why the bits agree.
+
+const LANES: u32 = 256u;          // = arith::LANES: fixes the summation tree of the normaliser
+const RCP_MAGIC: u32 = 0x7EF311C3u; // = arith::RCP_MAGIC
+const RCP_STEPS: u32 = 4u;        // = arith::RCP_STEPS
+
+const FLAG_DONE: u32 = 1u;
+const FLAG_STALLED: u32 = 2u;
+
+struct Params {
+    gens: u32,        // generations to run in this dispatch
+    zero: u32,        // always 0; the compiler cannot know it (keeps products from fusing)
+    thr_bits: u32,    // underflow threshold 2^-k as f32 bits
+    floor: u32,       // 0: extinct below the threshold, 1: hold at the threshold
+    stable: u32,      // stable_generations
+    stall: u32,       // stall_generations, 0 when the enhancement is off
+    n_inst: u32,
+    groups_x: u32,    // workgroups per row of a 2-D dispatch
+}
+
+// Where one instance's data lies in the shared buffers (all offsets in elements).
+struct Header {
+    sp_off: u32,     // species: p[sp_off..], w in scratch[sp_off..], sp_res[4*sp_off..]
+    n_sp: u32,
+    n_res: u32,
+    load_off: u32,   // loads in scratch[load_off..][..n_res]
+    ptr_off: u32,    // csr[ptr_off..][..n_res+1]: list bounds, relative to list_off
+    list_off: u32,   // csr[list_off..]: covering species (local ids), ascending per resource
+    blank_off: u32,  // argmax[blank_off..][..n_blank]
+    n_blank: u32,
+}
+
+// Per-instance read-off bookkeeping; = ReadoffState in src/rfss/mod.rs (+ limit and flags).
+struct State {
+    generation: u32,
+    streak: u32,
+    streak_start: u32,
+    conflicts: u32,
+    unchanged: u32,
+    flags: u32,
+    limit: u32,      // generation limit of this instance
+    pad: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> headers: array<Header>;
+@group(0) @binding(2) var<storage, read> sp_res: array<u32>;
+@group(0) @binding(3) var<storage, read> csr: array<u32>;
+@group(0) @binding(4) var<storage, read_write> p: array<f32>;
+@group(0) @binding(5) var<storage, read_write> scratch: array<f32>;
+@group(0) @binding(6) var<storage, read_write> argmax: array<u32>;
+@group(0) @binding(7) var<storage, read_write> state: array<State>;
+
+var<workgroup> lanes: array<f32, LANES>;
+var<workgroup> wg_conflicts: atomic<u32>;
+var<workgroup> wg_changed: atomic<u32>;
+var<workgroup> wg_flags: u32;
+
+// A product that feeds an addition passes through here: XOR with a zero the compiler cannot
+// see, so `a*b + c` can never be contracted into an FMA (which would round differently).
+fn opaque(x: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(x) ^ params.zero);
+}
+
+// = arith::rcp: integer guess, RCP_STEPS Newton steps y <- y*(2 - m*y).
+fn rcp(m: f32) -> f32 {
+    var y = bitcast<f32>(RCP_MAGIC - bitcast<u32>(m));
+    for (var i = 0u; i < RCP_STEPS; i++) {
+        let t = opaque(m * y);
+        let e = 2.0 - t;
+        y = y * e;
+    }
+    return y;
+}
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let inst = wid.x + wid.y * params.groups_x;
+    if (inst >= params.n_inst) {
+        return;
+    }
+    let h = headers[inst];
+    let thr = bitcast<f32>(params.thr_bits);
+
+    for (var k = 0u; k < params.gens; k++) {
+        if (t == 0u) {
+            wg_flags = state[inst].flags;
+            atomicStore(&wg_conflicts, 0u);
+            atomicStore(&wg_changed, 0u);
+        }
+        let flags = workgroupUniformLoad(&wg_flags);
+        if (flags != 0u) {
+            break;
+        }
+
+        // 1. Resource loads: covering species in ascending order.
+        for (var r = t; r < h.n_res; r += LANES) {
+            let a = csr[h.ptr_off + r];
+            let e = csr[h.ptr_off + r + 1u];
+            var acc = 0.0;
+            for (var i = a; i < e; i++) {
+                acc = acc + p[h.sp_off + csr[h.list_off + i]];
+            }
+            scratch[h.load_off + r] = acc;
+        }
+        storageBarrier();
+
+        // 2. w = p / niche (4x niche: the factor cancels), lane partial sums.
+        var part = 0.0;
+        for (var x = t; x < h.n_sp; x += LANES) {
+            let px = p[h.sp_off + x];
+            var wx = 0.0;
+            if (px != 0.0) {
+                let b = (h.sp_off + x) * 4u;
+                let m = ((scratch[h.load_off + sp_res[b]] + scratch[h.load_off + sp_res[b + 1u]])
+                    + scratch[h.load_off + sp_res[b + 2u]]) + scratch[h.load_off + sp_res[b + 3u]];
+                wx = opaque(px * rcp(m));
+            }
+            scratch[h.sp_off + x] = wx;
+            part = part + wx;
+        }
+        lanes[t] = part;
+        workgroupBarrier();
+        for (var s = LANES / 2u; s > 0u; s = s >> 1u) {
+            if (t < s) {
+                lanes[t] = lanes[t] + lanes[t + s];
+            }
+            workgroupBarrier();
+        }
+        let rz = rcp(lanes[0]);
+
+        // 3. Proportionate selection and the underflow policy.
+        for (var x = t; x < h.n_sp; x += LANES) {
+            let wx = scratch[h.sp_off + x];
+            var v = opaque(wx * rz);
+            if (wx != 0.0 && v < thr) {
+                if (params.floor != 0u) {
+                    v = thr;
+                } else {
+                    v = 0.0;
+                }
+            }
+            p[h.sp_off + x] = v;
+        }
+        storageBarrier();
+
+        // 4. Read-off: per blank cell the species of highest proportion (ties: lowest index).
+        for (var i = t; i < h.n_blank; i += LANES) {
+            let a = csr[h.ptr_off + i];
+            let e = csr[h.ptr_off + i + 1u];
+            var best = csr[h.list_off + a];
+            var bp = p[h.sp_off + best];
+            for (var j = a + 1u; j < e; j++) {
+                let x = csr[h.list_off + j];
+                let px = p[h.sp_off + x];
+                if (px > bp) {
+                    best = x;
+                    bp = px;
+                }
+            }
+            if (argmax[h.blank_off + i] != best) {
+                atomicOr(&wg_changed, 1u);
+                argmax[h.blank_off + i] = best;
+            }
+        }
+        storageBarrier();
+        for (var r = h.n_blank + t; r < h.n_res; r += LANES) {
+            let a = csr[h.ptr_off + r];
+            let e = csr[h.ptr_off + r + 1u];
+            var chosen = 0u;
+            for (var j = a; j < e; j++) {
+                let x = csr[h.list_off + j];
+                let cell_res = sp_res[(h.sp_off + x) * 4u];
+                if (argmax[h.blank_off + cell_res] == x) {
+                    chosen += 1u;
+                }
+            }
+            if (chosen > 1u) {
+                atomicAdd(&wg_conflicts, chosen - 1u);
+            }
+        }
+        workgroupBarrier();
+
+        // 5. Streaks and the stop rule (= ReadoffState::update), by one invocation.
+        if (t == 0u) {
+            var st = state[inst];
+            let conflicts = atomicLoad(&wg_conflicts);
+            let changed = atomicLoad(&wg_changed) != 0u;
+            st.generation += 1u;
+            st.conflicts = conflicts;
+            if (changed) {
+                st.unchanged = 0u;
+            } else {
+                st.unchanged += 1u;
+            }
+            if (conflicts == 0u) {
+                if (st.streak > 0u && !changed) {
+                    st.streak += 1u;
+                } else {
+                    st.streak = 1u;
+                    st.streak_start = st.generation;
+                }
+            } else {
+                st.streak = 0u;
+            }
+            if (st.streak >= params.stable || st.generation >= st.limit) {
+                st.flags = FLAG_DONE;
+            } else if (params.stall != 0u && conflicts > 0u && st.unchanged >= params.stall) {
+                st.flags = FLAG_STALLED;
+            }
+            state[inst] = st;
+        }
+        // The next iteration's workgroupUniformLoad is the barrier that publishes st.flags.
+    }
+}

@@ -1,0 +1,216 @@
+//! `gpu-sudoku trace`: the step-by-step evolution of one ILCA run (the data behind the paper's
+//! Fig. 3 and 4): per step the grid with the changed cells marked and the counts of conflicts,
+//! rewards, penalties and resets; `--csv` adds per step and cell the state, its degree, the
+//! feedback and the normalised probability vector the state was chosen from.
+
+use super::ilca_args::IlcaArgs;
+use crate::ilca::cpu::{Prepared, State};
+use crate::puzzle::{parse_str, read_puzzles, symbol_for, Grid};
+use crate::rng;
+use anyhow::{bail, Context, Result};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A puzzle on one line (`53..7....6..195…`) or a puzzle file (`-` = standard input).
+    #[arg(value_name = "PUZZLE_OR_FILE")]
+    pub puzzle: String,
+    /// Which puzzle of the file (0-based, as `puzzle` in the batch JSON).
+    #[arg(long, default_value_t = 0)]
+    pub index: usize,
+    /// Which run (0-based): with the same seed, the same instance as in `batch`.
+    #[arg(long, default_value_t = 0)]
+    pub run: usize,
+    #[command(flatten)]
+    pub ilca: IlcaArgs,
+    /// Write per step and cell: state, changed, degree, feedback, reset and probabilities.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<String>,
+    /// Force the grid size (side length) instead of detecting it.
+    #[arg(long, value_name = "N")]
+    pub size: Option<usize>,
+    /// Print only the per-step counts, not the grids.
+    #[arg(long)]
+    pub no_grids: bool,
+}
+
+/// The puzzle the argument names: a file's puzzle `index`, or the argument itself.
+fn load(a: &Args) -> Result<(Grid, String)> {
+    if a.puzzle == "-" || std::path::Path::new(&a.puzzle).exists() {
+        let f = read_puzzles(&a.puzzle, a.size)?;
+        let Some(p) = f.puzzles.get(a.index) else {
+            bail!(
+                "--index {} is out of range: {} holds {} puzzle(s) (0-based index)",
+                a.index,
+                a.puzzle,
+                f.puzzles.len()
+            );
+        };
+        return Ok((p.grid.clone(), format!("{}:{}", f.path, p.line)));
+    }
+    let mut ps = parse_str(&a.puzzle, a.size).with_context(|| {
+        format!(
+            "{:?} is neither a readable file nor a puzzle line",
+            a.puzzle.chars().take(40).collect::<String>()
+        )
+    })?;
+    if ps.len() != 1 {
+        bail!("give one puzzle, got {}", ps.len());
+    }
+    if a.index != 0 {
+        bail!("--index only applies to a puzzle file");
+    }
+    Ok((ps.remove(0).grid, "command line".into()))
+}
+
+/// The grid with changed cells in brackets.
+fn render(choice: &[u8], changed: &[bool], b: usize) -> String {
+    let n = b * b;
+    let mut out = String::new();
+    for r in 0..n {
+        if r > 0 && r % b == 0 {
+            let seg = "-".repeat(3 * b);
+            let _ = writeln!(out, "  {}", vec![seg; b].join("+"));
+        }
+        out.push_str("  ");
+        for c in 0..n {
+            if c > 0 && c % b == 0 {
+                out.push('|');
+            }
+            let i = r * n + c;
+            let s = symbol_for(choice[i]);
+            if changed[i] {
+                let _ = write!(out, "[{s}]");
+            } else {
+                let _ = write!(out, " {s} ");
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    let params = a.ilca.params()?;
+    let (puzzle, origin) = load(&a)?;
+    let prep = Prepared::new(&puzzle, &params);
+    let g = prep.geom;
+    let (n, cells) = (g.n, g.cells);
+    let mut st = State::new(&prep);
+    let key = rng::instance_key(params.seed, a.index as u32, a.run as u32);
+    println!(
+        "ILCA trace of {} (puzzle {}, run {}, seed {}): steps {}, lr {}, lp {}, sr {}, restart {}, compare {:?}, tie {:?}",
+        origin,
+        a.index,
+        a.run,
+        params.seed,
+        params.steps,
+        params.lr,
+        params.lp,
+        params.sr,
+        params.restart,
+        params.compare,
+        params.tie
+    );
+    if !a.no_grids {
+        println!("puzzle ({} clues):", puzzle.clue_count());
+        print!("{}", render(puzzle.cells(), &vec![false; cells], g.b));
+    }
+    let mut csv = a.csv.as_ref().map(|_| {
+        let mut h = String::from("step,cell,row,col,fixed,state,changed,degree,feedback,reset");
+        for k in 1..=n {
+            let _ = write!(h, ",p{k}");
+        }
+        h.push('\n');
+        h
+    });
+    let mut solved_at = None;
+    for t in 0..params.steps {
+        let before = st.choice.clone();
+        let probs: Option<Vec<Vec<f32>>> = csv
+            .as_ref()
+            .map(|_| (0..cells).map(|c| st.probabilities(c, n)).collect());
+        let info = st.step(&prep, &params, key, t);
+        let learned = !info.solved && t + 1 < params.steps;
+        let changed: Vec<bool> = (0..cells)
+            .map(|c| prep.clue[c] == 0 && before[c] != st.choice[c])
+            .collect();
+        let reset = if learned {
+            st.reset_cells(&prep, &params, t)
+        } else {
+            vec![false; cells]
+        };
+        println!(
+            "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}",
+            t + 1,
+            info.changed,
+            info.conflicted,
+            info.rewarded,
+            info.penalised,
+            if info.reset > 0 {
+                format!(", {} reset", info.reset)
+            } else {
+                String::new()
+            }
+        );
+        if !a.no_grids {
+            print!("{}", render(&st.choice, &changed, g.b));
+        }
+        if let (Some(out), Some(probs)) = (csv.as_mut(), probs) {
+            for c in 0..cells {
+                let fixed = prep.clue[c] != 0;
+                let feedback = if fixed || !learned {
+                    "-"
+                } else if st.was_rewarded(&prep, &params, c) {
+                    "reward"
+                } else {
+                    "penalty"
+                };
+                let _ = write!(
+                    out,
+                    "{},{},{},{},{},{},{},{},{},{}",
+                    t + 1,
+                    c,
+                    c / n + 1,
+                    c % n + 1,
+                    fixed as u8,
+                    st.choice[c],
+                    changed[c] as u8,
+                    st.deg[c],
+                    feedback,
+                    reset[c] as u8
+                );
+                for p in &probs[c] {
+                    let _ = write!(out, ",{p}");
+                }
+                out.push('\n');
+            }
+        }
+        if info.solved {
+            solved_at = Some(t + 1);
+            break;
+        }
+    }
+    let grid = st.grid(g.b);
+    match solved_at {
+        Some(s) => {
+            grid.verify_solution_of(&puzzle)
+                .map_err(|why| anyhow::anyhow!("internal error: a 'solved' grid fails: {why}"))?;
+            println!(
+                "solved at step {s} (verified against the rules and the clues): {}",
+                grid.to_line()
+            );
+        }
+        None => println!(
+            "not solved within {} steps: {} conflicting pairs remain: {}",
+            params.steps,
+            grid.conflict_pairs(),
+            grid.to_line()
+        ),
+    }
+    if let (Some(path), Some(text)) = (&a.csv, csv) {
+        std::fs::write(path, text).with_context(|| format!("cannot write --csv {path}"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

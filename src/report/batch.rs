@@ -1,0 +1,387 @@
+//! Batch reports: per-file summaries (the paper's Table 2 layout), the JSON document that makes
+//! a run reproducible, and the per-instance CSV.
+
+use super::InstanceResult;
+use crate::ilca::IlcaParams;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// The results of one puzzle file.
+#[derive(Clone, Debug)]
+pub struct FileResults {
+    /// Path as given on the command line.
+    pub path: String,
+    /// Row label (file stem, e.g. "evil").
+    pub label: String,
+    /// Side length n of the file's grids.
+    pub side: usize,
+    /// 1-based line of each puzzle in the file.
+    pub lines: Vec<usize>,
+    /// One record per instance, in (puzzle, run) order.
+    pub results: Vec<InstanceResult>,
+    /// Wall time of the file's batch.
+    pub wall: Duration,
+}
+
+/// Aggregate numbers of one file (or of all files).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub puzzles: usize,
+    pub instances: usize,
+    pub solved: usize,
+    /// Percentage of instances solved.
+    pub solved_pct: f64,
+    /// Puzzles solved by at least one of their runs.
+    pub puzzles_solved: usize,
+    /// Mean and median steps of the solved instances (None when none was solved).
+    pub mean_steps: Option<f64>,
+    pub median_steps: Option<f64>,
+    /// Steps run, summed over instances (an unsolved instance counts the step limit).
+    pub instance_steps: u64,
+    /// Wall time and throughput: not reproducible, kept apart so that a run's JSON minus its
+    /// `timing` objects is the same whatever the thread count or machine.
+    pub timing: Timing,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Timing {
+    pub wall_s: f64,
+    pub instance_steps_per_s: f64,
+}
+
+impl Summary {
+    /// Summary of instances of `puzzles` puzzles that took `wall`.
+    pub fn of<'a>(
+        puzzles: usize,
+        results: impl IntoIterator<Item = &'a InstanceResult>,
+        wall: Duration,
+    ) -> Summary {
+        let results: Vec<&InstanceResult> = results.into_iter().collect();
+        let mut steps: Vec<u32> = results
+            .iter()
+            .filter(|r| r.solved)
+            .map(|r| r.steps)
+            .collect();
+        steps.sort_unstable();
+        let solved = steps.len();
+        let mean =
+            (solved > 0).then(|| steps.iter().map(|&s| s as f64).sum::<f64>() / solved as f64);
+        let median = (solved > 0).then(|| {
+            if solved % 2 == 1 {
+                steps[solved / 2] as f64
+            } else {
+                (steps[solved / 2 - 1] as f64 + steps[solved / 2] as f64) / 2.0
+            }
+        });
+        let mut solved_puzzles: Vec<usize> = results
+            .iter()
+            .filter(|r| r.solved)
+            .map(|r| r.puzzle)
+            .collect();
+        solved_puzzles.sort_unstable();
+        solved_puzzles.dedup();
+        let instance_steps: u64 = results.iter().map(|r| r.steps as u64).sum();
+        let wall_s = wall.as_secs_f64();
+        Summary {
+            puzzles,
+            instances: results.len(),
+            solved,
+            solved_pct: if results.is_empty() {
+                0.0
+            } else {
+                100.0 * solved as f64 / results.len() as f64
+            },
+            puzzles_solved: solved_puzzles.len(),
+            mean_steps: mean,
+            median_steps: median,
+            instance_steps,
+            timing: Timing {
+                wall_s,
+                instance_steps_per_s: if wall_s > 0.0 {
+                    instance_steps as f64 / wall_s
+                } else {
+                    0.0
+                },
+            },
+        }
+    }
+
+    /// Summary over all files: instances pooled, wall times added.
+    pub fn overall(files: &[FileResults]) -> Summary {
+        let puzzles = files.iter().map(|f| f.lines.len()).sum();
+        // Puzzle indices repeat across files: count solved puzzles per file.
+        let per_file: Vec<Summary> = files.iter().map(FileResults::summary).collect();
+        let wall = files.iter().map(|f| f.wall).sum();
+        let mut s = Summary::of(puzzles, files.iter().flat_map(|f| &f.results), wall);
+        s.puzzles_solved = per_file.iter().map(|f| f.puzzles_solved).sum();
+        s
+    }
+}
+
+impl FileResults {
+    pub fn summary(&self) -> Summary {
+        Summary::of(self.lines.len(), &self.results, self.wall)
+    }
+}
+
+fn fmt_opt(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{v:.1}"))
+}
+
+/// Compact rate: 1.23M, 45.6k.
+fn fmt_rate(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2}G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// The results table: one row per file and an overall row when there are several files.
+pub fn table(files: &[FileResults]) -> String {
+    let mut rows: Vec<(String, Summary)> = files
+        .iter()
+        .map(|f| (f.label.clone(), f.summary()))
+        .collect();
+    if files.len() > 1 {
+        rows.push(("overall".into(), Summary::overall(files)));
+    }
+    let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<w$}  {:>7}  {:>9}  {:>7}  {:>8}  {:>10}  {:>12}  {:>9}  {:>12}",
+        "file",
+        "puzzles",
+        "instances",
+        "solved",
+        "solved %",
+        "mean steps",
+        "median steps",
+        "wall s",
+        "inst-steps/s"
+    );
+    for (label, s) in &rows {
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:>7}  {:>9}  {:>7}  {:>7.1}%  {:>10}  {:>12}  {:>9.3}  {:>12}",
+            label,
+            s.puzzles,
+            s.instances,
+            s.solved,
+            s.solved_pct,
+            fmt_opt(s.mean_steps),
+            fmt_opt(s.median_steps),
+            s.timing.wall_s,
+            fmt_rate(s.timing.instance_steps_per_s)
+        );
+    }
+    out
+}
+
+/// One instance in the JSON report.
+#[derive(Serialize)]
+struct InstanceJson<'a> {
+    puzzle: usize,
+    line: usize,
+    run: usize,
+    solved: bool,
+    steps: u32,
+    grid: &'a str,
+}
+
+#[derive(Serialize)]
+struct FileJson<'a> {
+    path: &'a str,
+    label: &'a str,
+    side: usize,
+    summary: Summary,
+    instances: Vec<InstanceJson<'a>>,
+}
+
+/// Everything needed to reproduce and audit an ILCA batch.
+#[derive(Serialize)]
+struct BatchJson<'a> {
+    tool: &'static str,
+    version: &'static str,
+    command: &'a [String],
+    algorithm: &'static str,
+    backend: &'a str,
+    adapter: Option<&'a str>,
+    seed: u64,
+    runs: usize,
+    params: &'a IlcaParams,
+    files: Vec<FileJson<'a>>,
+    overall: Summary,
+}
+
+/// Context of a batch for the JSON report.
+pub struct BatchInfo<'a> {
+    /// The command line (argv), so the run can be repeated.
+    pub command: &'a [String],
+    /// "cpu" or "gpu".
+    pub backend: &'a str,
+    /// The GPU adapter, None on the CPU.
+    pub adapter: Option<&'a str>,
+    pub runs: usize,
+    pub params: &'a IlcaParams,
+}
+
+/// The JSON report of an ILCA batch (pretty-printed).
+pub fn ilca_json(info: &BatchInfo, files: &[FileResults]) -> String {
+    let doc = BatchJson {
+        tool: "gpu-sudoku",
+        version: env!("CARGO_PKG_VERSION"),
+        command: info.command,
+        algorithm: "ilca",
+        backend: info.backend,
+        adapter: info.adapter,
+        seed: info.params.seed,
+        runs: info.runs,
+        params: info.params,
+        files: files
+            .iter()
+            .map(|f| FileJson {
+                path: &f.path,
+                label: &f.label,
+                side: f.side,
+                summary: f.summary(),
+                instances: f
+                    .results
+                    .iter()
+                    .map(|r| InstanceJson {
+                        puzzle: r.puzzle,
+                        line: f.lines[r.puzzle],
+                        run: r.run,
+                        solved: r.solved,
+                        steps: r.steps,
+                        grid: &r.grid,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        overall: Summary::overall(files),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).expect("the report serialises");
+    s.push('\n');
+    s
+}
+
+/// Quotes a CSV field when needed (RFC 4180).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One row per instance: file, label, puzzle (0-based), line, run, solved, steps, grid.
+pub fn instances_csv(files: &[FileResults]) -> String {
+    let mut out = String::from("file,label,puzzle,line,run,solved,steps,grid\n");
+    for f in files {
+        for r in &f.results {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{}",
+                csv_field(&f.path),
+                csv_field(&f.label),
+                r.puzzle,
+                f.lines[r.puzzle],
+                r.run,
+                r.solved,
+                r.steps,
+                csv_field(&r.grid)
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inst(puzzle: usize, run: usize, solved: bool, steps: u32) -> InstanceResult {
+        InstanceResult {
+            puzzle,
+            run,
+            solved,
+            steps,
+            grid: "1234341221434321".into(),
+        }
+    }
+
+    fn file(label: &str, results: Vec<InstanceResult>, ms: u64) -> FileResults {
+        FileResults {
+            path: format!("dir/{label}.txt"),
+            label: label.into(),
+            side: 4,
+            lines: vec![3, 5],
+            results,
+            wall: Duration::from_millis(ms),
+        }
+    }
+
+    #[test]
+    fn summary_counts_means_medians_by_hand() {
+        let f = file(
+            "a",
+            vec![
+                inst(0, 0, true, 4),
+                inst(0, 1, false, 250),
+                inst(1, 0, true, 10),
+                inst(1, 1, true, 7),
+            ],
+            500,
+        );
+        let s = f.summary();
+        assert_eq!((s.puzzles, s.instances, s.solved), (2, 4, 3));
+        assert_eq!(s.solved_pct, 75.0);
+        assert_eq!(s.puzzles_solved, 2);
+        assert_eq!(s.mean_steps, Some(7.0));
+        assert_eq!(s.median_steps, Some(7.0));
+        assert_eq!(s.instance_steps, 271);
+        assert_eq!(s.timing.instance_steps_per_s, 542.0);
+        let g = file("b", vec![inst(0, 0, true, 4), inst(1, 0, true, 9)], 500);
+        assert_eq!(g.summary().median_steps, Some(6.5));
+        let all = Summary::overall(&[f.clone(), g.clone()]);
+        assert_eq!((all.puzzles, all.instances, all.solved), (4, 6, 5));
+        assert_eq!(all.puzzles_solved, 4);
+        assert_eq!(all.timing.wall_s, 1.0);
+        let none = file("c", vec![inst(0, 0, false, 9)], 1);
+        assert_eq!(none.summary().mean_steps, None);
+        let t = table(&[f, g, none]);
+        assert!(t.lines().count() == 5, "{t}");
+        assert!(t.contains("overall"));
+    }
+
+    #[test]
+    fn json_and_csv_hold_every_instance() {
+        let f = file("a", vec![inst(0, 0, true, 4), inst(1, 0, false, 250)], 10);
+        let params = IlcaParams::default();
+        let cmd = vec!["gpu-sudoku".to_string(), "batch".into()];
+        let info = BatchInfo {
+            command: &cmd,
+            backend: "cpu",
+            adapter: None,
+            runs: 1,
+            params: &params,
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(&ilca_json(&info, std::slice::from_ref(&f))).unwrap();
+        assert_eq!(v["adapter"], serde_json::Value::Null);
+        assert_eq!(v["params"]["steps"], 250);
+        assert_eq!(v["files"][0]["instances"][1]["line"], 5);
+        assert_eq!(v["files"][0]["summary"]["solved"], 1);
+        let csv = instances_csv(&[f]);
+        assert_eq!(csv.lines().count(), 3);
+        assert!(csv.contains("dir/a.txt,a,1,5,0,false,250,1234341221434321"));
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+    }
+}

@@ -1,0 +1,187 @@
+//! The CPU reference of RFSS: the specification the GPU kernel reproduces bit for bit.
+//!
+//! One generation (see [`generation`]):
+//! 1. `load(r)`: for every resource, the sum of the proportions of the species covering it,
+//!    added in ascending species order.
+//! 2. `m(x) = ((load(r0) + load(r1)) + load(r2)) + load(r3)` over x's resources in the order
+//!    cell, (numeral,row), (numeral,col), (numeral,box). This is 4× the paper's niche count
+//!    `Σ_y p(y)·f(x,y)`; the constant factor cancels in the normalisation (the update is
+//!    invariant under scaling), so it is left out.
+//! 3. `w(x) = p(x) · rcp(m(x))` (0 for extinct species), `Z = lane_sum(w)`.
+//! 4. `p'(x) = w(x) · rcp(Z)`, then the underflow policy for `0 < p' < 2^-k`.
+//!
+//! The O(species) form equals the paper's pairwise O(species²) form; the tests check it on
+//! small puzzles against a direct pairwise implementation.
+
+use super::arith::{lane_sum, rcp};
+use super::{enhance, finish, Problem, ReadoffState, RfssOutcome, RfssParams, Underflow};
+use crate::puzzle::Grid;
+use anyhow::Result;
+use rayon::prelude::*;
+
+/// One generation of proportionate selection on shared fitness, in place on `p`.
+/// `load` (n_res) and `w` (n_species) are scratch space.
+pub fn generation(
+    prob: &Problem,
+    p: &mut [f32],
+    load: &mut [f32],
+    w: &mut [f32],
+    params: &RfssParams,
+) {
+    for (r, l) in load.iter_mut().enumerate() {
+        let mut acc = 0.0f32;
+        for &x in prob.covering(r) {
+            acc += p[x as usize];
+        }
+        *l = acc;
+    }
+    for (x, rs) in prob.res.iter().enumerate() {
+        w[x] = if p[x] == 0.0 {
+            0.0
+        } else {
+            let m = ((load[rs[0] as usize] + load[rs[1] as usize]) + load[rs[2] as usize])
+                + load[rs[3] as usize];
+            p[x] * rcp(m)
+        };
+    }
+    let rz = rcp(lane_sum(w));
+    let thr = params.threshold();
+    for (px, &wx) in p.iter_mut().zip(w.iter()) {
+        let v = wx * rz;
+        *px = if v == 0.0 || v >= thr {
+            v
+        } else {
+            match params.underflow {
+                Underflow::Extinct => 0.0,
+                Underflow::Floor => thr,
+            }
+        };
+    }
+}
+
+/// Read-off: per blank cell the species of highest proportion (ties: the lowest index) into
+/// `argmax`. Returns (conflicts, changed): conflicts = Σ over non-cell resources of
+/// max(0, chosen species covering it − 1); changed = some cell's choice differs from before.
+pub fn readoff(prob: &Problem, p: &[f32], argmax: &mut [u32]) -> (u32, bool) {
+    let mut changed = false;
+    for (i, a) in argmax.iter_mut().enumerate() {
+        let list = prob.covering(i);
+        let mut best = list[0];
+        for &x in &list[1..] {
+            if p[x as usize] > p[best as usize] {
+                best = x;
+            }
+        }
+        changed |= *a != best;
+        *a = best;
+    }
+    let mut conflicts = 0u32;
+    for r in prob.n_blank()..prob.n_res {
+        let chosen = prob
+            .covering(r)
+            .iter()
+            .filter(|&&x| argmax[prob.res[x as usize][0] as usize] == x)
+            .count() as u32;
+        conflicts += chosen.saturating_sub(1);
+    }
+    (conflicts, changed)
+}
+
+/// A running CPU instance: proportions, scratch, read-off and its bookkeeping.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    pub prob: Problem,
+    pub p: Vec<f32>,
+    load: Vec<f32>,
+    w: Vec<f32>,
+    pub argmax: Vec<u32>,
+    pub st: ReadoffState,
+}
+
+impl Engine {
+    /// Equal proportions, generation 0, the initial read-off evaluated (and the stop rule with it).
+    pub fn new(prob: Problem, params: &RfssParams) -> Engine {
+        let p = prob.initial_proportions();
+        let mut e = Engine {
+            load: vec![0.0; prob.n_res],
+            w: vec![0.0; prob.n_species()],
+            argmax: vec![u32::MAX; prob.n_blank()],
+            st: ReadoffState::default(),
+            p,
+            prob,
+        };
+        let (c, changed) = readoff(&e.prob, &e.p, &mut e.argmax);
+        e.st.update(c, changed, params);
+        // Nothing left to evolve (forced placements filled every cell): done at generation 0.
+        e.st.done |= e.prob.n_blank() == 0;
+        e
+    }
+
+    /// Runs one generation and the read-off after it.
+    pub fn step(&mut self, params: &RfssParams) {
+        generation(&self.prob, &mut self.p, &mut self.load, &mut self.w, params);
+        self.st.generation += 1;
+        let (c, changed) = readoff(&self.prob, &self.p, &mut self.argmax);
+        self.st.update(c, changed, params);
+    }
+
+    /// The enhancement wants to act now (it is switched on and the read-off has stalled).
+    pub fn stalled(&self, params: &RfssParams) -> bool {
+        enhance::stalled(&self.st, params)
+    }
+}
+
+/// Runs one puzzle on the CPU to the stop rule (the enhancement included when switched on).
+pub fn run_one(puzzle: &Grid, params: &RfssParams) -> Result<RfssOutcome> {
+    params.validate()?;
+    let (prob, mut search) = match enhance::prepare(puzzle, params) {
+        Ok(x) => x,
+        Err(reason) => return Ok(RfssOutcome::unsolvable(puzzle, reason)),
+    };
+    let mut sub = params.clone();
+    let mut eng = Engine::new(prob, &sub);
+    let mut restarts = 0u32;
+    let mut offset = 0u32; // generations run before the current restart
+    let mut updates = 0u64; // species-updates before the current restart
+    while !eng.st.done {
+        if eng.stalled(&sub) {
+            let s = search
+                .as_mut()
+                .expect("stalls only with the enhancement on");
+            offset += eng.st.generation;
+            updates += eng.prob.n_species() as u64 * eng.st.generation as u64;
+            match s.on_stall(&eng.prob, &eng.p, &eng.argmax) {
+                Ok(prob) => {
+                    restarts += 1;
+                    sub.max_generations = params.max_generations - offset;
+                    eng = Engine::new(prob, &sub);
+                    continue;
+                }
+                Err(reason) => {
+                    return Ok(RfssOutcome {
+                        generations: offset,
+                        restarts,
+                        species_updates: updates,
+                        ..RfssOutcome::unsolvable(puzzle, reason)
+                    })
+                }
+            }
+        }
+        eng.step(&sub);
+    }
+    finish(
+        puzzle,
+        &eng.prob,
+        &eng.st,
+        &eng.argmax,
+        restarts,
+        offset + eng.st.generation,
+        updates,
+    )
+}
+
+/// Runs every puzzle on the CPU (in parallel over puzzles; each instance is deterministic).
+pub fn run_cpu(puzzles: &[Grid], params: &RfssParams) -> Result<Vec<RfssOutcome>> {
+    params.validate()?;
+    puzzles.par_iter().map(|g| run_one(g, params)).collect()
+}

@@ -1,0 +1,252 @@
+//! ENHANCEMENT beyond the paper (switch `--enhance propagate`, [`super::Enhancement::Propagate`]).
+//!
+//! Plain RFSS can settle into a fixed point whose read-off keeps conflicts: an equilibrium of
+//! fitness sharing is a fractional cover, not always an integral one. The enhancement adds:
+//! 1. **Forced placements** before the species are built: naked singles (a cell with one
+//!    candidate) and hidden singles (a numeral with one place in a row, column or box) are filled
+//!    in until none is left. Fewer species, and contradictions are found up front.
+//! 2. **Decisions at a stall**: when the read-off has stayed the same, and invalid, for
+//!    `stall_generations`, the species that RFSS trusts most is *committed* as a clue: among the
+//!    read-off species whose row, column and box resources are covered once, the one of highest
+//!    proportion (ties: lowest species index). Forced placements are propagated and RFSS restarts
+//!    from equal proportions on the reduced puzzle. If propagation finds a contradiction, the last
+//!    commitment is turned into an exclusion (chronological backtracking), so the search is
+//!    complete: it finds a solution or proves there is none, within the generation budget.
+//!
+//! Everything here runs on the host, on proportions that are bit-identical on CPU and GPU, so
+//! both backends take the same decisions at the same generations.
+
+use super::{Enhancement, Problem, ReadoffState, RfssParams};
+use crate::puzzle::{cell_name, symbol_for, Geometry, Grid};
+
+/// One decision: numeral in cell, committed (true) or excluded (false).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Decision {
+    cell: usize,
+    numeral: u8,
+    commit: bool,
+}
+
+/// The enhancement's search state for one instance.
+#[derive(Clone, Debug)]
+pub struct Search {
+    root: Grid,
+    stack: Vec<Decision>,
+}
+
+/// Candidate sets (bit d−1 for numeral d) after applying the clues, then forced placements until
+/// none is left; `Err` names a contradiction.
+pub fn propagate(geo: &Geometry, mask: &mut [u64]) -> Result<(), String> {
+    let n = geo.n;
+    let mut placed = vec![false; geo.cells];
+    loop {
+        let mut changed = false;
+        for c in 0..geo.cells {
+            let m = mask[c];
+            if m == 0 {
+                return Err(format!("{} has no candidate left", cell_name(c, n)));
+            }
+            if !placed[c] && m.count_ones() == 1 {
+                placed[c] = true;
+                changed = true;
+                for &q in geo.peers_of(c) {
+                    let q = q as usize;
+                    if mask[q] & m != 0 {
+                        mask[q] &= !m;
+                        if mask[q] == 0 {
+                            return Err(format!("{} has no candidate left", cell_name(q, n)));
+                        }
+                    }
+                }
+            }
+        }
+        for u in 0..3 * n {
+            for d in 0..n {
+                let bit = 1u64 << d;
+                let mut count = 0;
+                let mut at = 0;
+                for &c in geo.unit(u) {
+                    if mask[c as usize] & bit != 0 {
+                        count += 1;
+                        at = c as usize;
+                    }
+                }
+                if count == 0 {
+                    return Err(format!(
+                        "numeral {} has no place left in {}",
+                        symbol_for(d as u8 + 1),
+                        unit_name(u, n)
+                    ));
+                }
+                if count == 1 && mask[at] != bit {
+                    mask[at] = bit;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return Ok(());
+        }
+    }
+}
+
+fn unit_name(u: usize, n: usize) -> String {
+    match u / n {
+        0 => format!("row {}", u % n + 1),
+        1 => format!("column {}", u % n + 1),
+        _ => format!("box {}", u % n + 1),
+    }
+}
+
+impl Search {
+    /// The original puzzle.
+    pub fn root(&self) -> &Grid {
+        &self.root
+    }
+
+    /// The problem of the current node: clues, decisions and forced placements applied.
+    fn node(&self) -> Result<Problem, String> {
+        let geo = self.root.geometry();
+        let full = if geo.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << geo.n) - 1
+        };
+        let mut mask: Vec<u64> = self
+            .root
+            .cells()
+            .iter()
+            .map(|&v| if v == 0 { full } else { 1u64 << (v - 1) })
+            .collect();
+        if let Some((a, c, v)) = self.root.first_conflict() {
+            return Err(format!(
+                "clues repeat: {} and {} both hold {}",
+                cell_name(a, geo.n),
+                cell_name(c, geo.n),
+                symbol_for(v)
+            ));
+        }
+        propagate(geo, &mut mask)?;
+        for d in &self.stack {
+            let bit = 1u64 << (d.numeral - 1);
+            if d.commit {
+                if mask[d.cell] & bit == 0 {
+                    return Err("committed placement was eliminated".into());
+                }
+                mask[d.cell] = bit;
+            } else {
+                mask[d.cell] &= !bit;
+            }
+            propagate(geo, &mut mask)?;
+        }
+        let mut puzzle = self.root.clone();
+        for (c, &m) in mask.iter().enumerate() {
+            if m.count_ones() == 1 {
+                puzzle.set(c, m.trailing_zeros() as u8 + 1);
+            }
+        }
+        Problem::build_with(&puzzle, Some(&mask))
+    }
+
+    /// The read-off has stalled on `prob` with proportions `p`: commits RFSS's most trusted
+    /// species (backtracking over contradictions) and returns the next problem to run, or `Err`
+    /// when the search is exhausted (the puzzle has no solution).
+    pub fn on_stall(
+        &mut self,
+        prob: &Problem,
+        p: &[f32],
+        argmax: &[u32],
+    ) -> Result<Problem, String> {
+        let pick = pick(prob, p, argmax);
+        let s = prob.species[pick as usize];
+        self.stack.push(Decision {
+            cell: s.cell as usize,
+            numeral: s.numeral,
+            commit: true,
+        });
+        loop {
+            match self.node() {
+                Ok(next) => return Ok(next),
+                Err(_) => loop {
+                    match self.stack.pop() {
+                        None => {
+                            return Err(
+                                "no solution: the enhancement's search exhausted every branch"
+                                    .into(),
+                            )
+                        }
+                        Some(d) if d.commit => {
+                            self.stack.push(Decision { commit: false, ..d });
+                            break;
+                        }
+                        Some(_) => {}
+                    }
+                },
+            }
+        }
+    }
+
+    /// Decisions currently on the stack (for reports and tests).
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+}
+
+/// The species to commit: among read-off species with no conflict (each of their row, column
+/// and box resources chosen once), the one of highest proportion, ties to the lowest index; if
+/// every read-off species conflicts, the highest of all.
+pub fn pick(prob: &Problem, p: &[f32], argmax: &[u32]) -> u32 {
+    let mut chosen_count = vec![0u32; prob.n_res];
+    for &x in argmax {
+        for &r in &prob.res[x as usize][1..] {
+            chosen_count[r as usize] += 1;
+        }
+    }
+    let clean = |x: u32| {
+        prob.res[x as usize][1..]
+            .iter()
+            .all(|&r| chosen_count[r as usize] == 1)
+    };
+    let best_of = |only_clean: bool| {
+        let mut best: Option<u32> = None;
+        for &x in argmax {
+            if only_clean && !clean(x) {
+                continue;
+            }
+            best = match best {
+                Some(b) if p[x as usize] < p[b as usize] => Some(b),
+                Some(b) if p[x as usize] == p[b as usize] && b < x => Some(b),
+                _ => Some(x),
+            };
+        }
+        best
+    };
+    best_of(true)
+        .or_else(|| best_of(false))
+        .expect("a stalled read-off has blank cells")
+}
+
+/// The problem to start from (with forced placements when enhanced) and the search state;
+/// `Err` when the puzzle is unsolvable up front.
+pub fn prepare(puzzle: &Grid, params: &RfssParams) -> Result<(Problem, Option<Search>), String> {
+    match params.enhancement {
+        Enhancement::Off => Problem::build(puzzle).map(|p| (p, None)),
+        Enhancement::Propagate => {
+            let s = Search {
+                root: puzzle.clone(),
+                stack: Vec::new(),
+            };
+            let prob = s.node()?;
+            Ok((prob, Some(s)))
+        }
+    }
+}
+
+/// The enhancement wants to act: it is on, and the invalid read-off has not changed for
+/// `stall_generations` (the GPU kernel sets its stalled flag on the same condition).
+pub fn stalled(st: &ReadoffState, params: &RfssParams) -> bool {
+    params.enhancement != Enhancement::Off
+        && !st.done
+        && st.conflicts > 0
+        && st.unchanged >= params.stall_generations
+}

@@ -1,0 +1,644 @@
+//! RFSS on the GPU: many puzzle instances per batch, one workgroup per instance
+//! (`shaders/rfss.wgsl`), generations looped in bounded submissions.
+//!
+//! Between submissions only the per-instance status words (8 × u32) are read back; finished
+//! instances are skipped by the kernel. The initial read-off (generation 0) and the
+//! enhancement's restarts are computed on the host with the CPU code, so both backends take
+//! the same decisions at the same generations.
+
+use super::cpu::Engine;
+use super::enhance::{self, Search};
+use super::{finish, Problem, ReadoffState, RfssOutcome, RfssParams, Underflow};
+use crate::gpu::Gpu;
+use crate::puzzle::Grid;
+use anyhow::{bail, Context, Result};
+use std::time::{Duration, Instant};
+use wgpu::util::DeviceExt;
+
+/// The kernel source.
+pub const SHADER: &str = include_str!("../../shaders/rfss.wgsl");
+
+/// Workgroup size of the kernel (= [`super::arith::LANES`]).
+pub const WORKGROUP: u32 = super::arith::LANES as u32;
+
+/// Most generations in one submission (bounds the time of a dispatch, e.g. for OS watchdogs).
+pub const MAX_GENS_PER_SUBMIT: u32 = 1000;
+
+/// Aimed-at wall time of one submission; the generations per submission adapt to it (results do
+/// not depend on how generations are split into submissions).
+const TARGET_SUBMIT: Duration = Duration::from_millis(200);
+
+const FLAG_DONE: u32 = 1;
+const FLAG_STALLED: u32 = 2;
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct KParams {
+    gens: u32,
+    zero: u32,
+    thr_bits: u32,
+    floor: u32,
+    stable: u32,
+    stall: u32,
+    n_inst: u32,
+    groups_x: u32,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+struct Header {
+    sp_off: u32,
+    n_sp: u32,
+    n_res: u32,
+    load_off: u32,
+    ptr_off: u32,
+    list_off: u32,
+    blank_off: u32,
+    n_blank: u32,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+struct KState {
+    generation: u32,
+    streak: u32,
+    streak_start: u32,
+    conflicts: u32,
+    unchanged: u32,
+    flags: u32,
+    limit: u32,
+    pad: u32,
+}
+
+impl KState {
+    fn from(st: &ReadoffState, limit: u32) -> KState {
+        KState {
+            generation: st.generation,
+            streak: st.streak,
+            streak_start: st.streak_start,
+            conflicts: st.conflicts,
+            unchanged: st.unchanged,
+            flags: if st.done { FLAG_DONE } else { 0 },
+            limit,
+            pad: 0,
+        }
+    }
+    fn readoff(&self) -> ReadoffState {
+        ReadoffState {
+            generation: self.generation,
+            streak: self.streak,
+            streak_start: self.streak_start,
+            conflicts: self.conflicts,
+            unchanged: self.unchanged,
+            done: self.flags & FLAG_DONE != 0,
+        }
+    }
+}
+
+/// One instance on the host side: its current problem, enhancement search, and where its slot is.
+struct Slot {
+    puzzle_index: usize,
+    /// The original puzzle (solutions are verified against its clues).
+    puzzle: Grid,
+    prob: Problem,
+    search: Option<Search>,
+    restarts: u32,
+    offset: u32,
+    updates: u64,
+    /// Capacity of the slot (the first problem's sizes; restarts only shrink problems).
+    cap: Header,
+    finished: Option<RfssOutcome>,
+    final_p: Vec<f32>,
+}
+
+/// Device-side pipeline, created once per [`Gpu`] use.
+struct Kernel {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+}
+
+fn kernel(gpu: &Gpu) -> Kernel {
+    let device = &gpu.device;
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("rfss.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+    });
+    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("rfss bind group layout"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            storage(1, true),
+            storage(2, true),
+            storage(3, true),
+            storage(4, false),
+            storage(5, false),
+            storage(6, false),
+            storage(7, false),
+        ],
+    });
+    let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("rfss pipeline layout"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("rfss"),
+        layout: Some(&pl),
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    Kernel { pipeline, layout }
+}
+
+/// Progress of a GPU run: called after every submission with (finished instances, all instances).
+pub type Progress<'a> = &'a mut dyn FnMut(usize, usize);
+
+/// Runs every puzzle on the GPU; same outcomes as [`super::run_cpu`], bit for bit.
+pub fn run(gpu: &Gpu, puzzles: &[Grid], params: &RfssParams) -> Result<Vec<RfssOutcome>> {
+    Ok(run_detailed(gpu, puzzles, params, &mut |_, _| {})?
+        .into_iter()
+        .map(|(o, _)| o)
+        .collect())
+}
+
+/// Like [`run`], reporting progress.
+pub fn run_with_progress(
+    gpu: &Gpu,
+    puzzles: &[Grid],
+    params: &RfssParams,
+    progress: Progress,
+) -> Result<Vec<RfssOutcome>> {
+    Ok(run_detailed(gpu, puzzles, params, progress)?
+        .into_iter()
+        .map(|(o, _)| o)
+        .collect())
+}
+
+/// Like [`run`], also returning each instance's final proportions (for bit-equality checks).
+pub fn run_detailed(
+    gpu: &Gpu,
+    puzzles: &[Grid],
+    params: &RfssParams,
+    progress: Progress,
+) -> Result<Vec<(RfssOutcome, Vec<f32>)>> {
+    params.validate()?;
+    let mut out: Vec<Option<(RfssOutcome, Vec<f32>)>> = vec![None; puzzles.len()];
+    let mut slots = Vec::new();
+    for (i, g) in puzzles.iter().enumerate() {
+        match enhance::prepare(g, params) {
+            Err(reason) => out[i] = Some((RfssOutcome::unsolvable(g, reason), Vec::new())),
+            Ok((prob, search)) => slots.push(Slot {
+                puzzle_index: i,
+                puzzle: g.clone(),
+                cap: Header {
+                    n_sp: prob.n_species() as u32,
+                    n_res: prob.n_res as u32,
+                    n_blank: prob.n_blank() as u32,
+                    ..Default::default()
+                },
+                prob,
+                search,
+                restarts: 0,
+                offset: 0,
+                updates: 0,
+                finished: None,
+                final_p: Vec::new(),
+            }),
+        }
+    }
+    let k = kernel(gpu);
+    let total = puzzles.len();
+    let mut finished = total - slots.len();
+    // Split into batches that fit the device's binding limit.
+    let limit = gpu.max_binding_bytes();
+    let mut start = 0;
+    while start < slots.len() {
+        let mut end = start;
+        let (mut sp, mut csr) = (0u64, 0u64);
+        while end < slots.len() {
+            let c = &slots[end].cap;
+            let (nsp, ncsr) = (
+                sp + c.n_sp as u64,
+                csr + (c.n_res as u64 + 1) + 4 * c.n_sp as u64,
+            );
+            let biggest = (4 * nsp).max(ncsr).max(nsp + csr) * 4;
+            if biggest > limit && end > start {
+                break;
+            }
+            if biggest > limit {
+                bail!(
+                    "puzzle {} needs {} bytes of GPU buffer, more than this device binds ({limit}); \
+                     run it with --backend cpu",
+                    slots[end].puzzle_index + 1,
+                    biggest
+                );
+            }
+            sp = nsp;
+            csr = ncsr;
+            end += 1;
+        }
+        let batch = &mut slots[start..end];
+        run_batch(gpu, &k, batch, params, &mut |n| {
+            progress(finished + n, total);
+        })?;
+        finished += batch.len();
+        for s in batch.iter_mut() {
+            out[s.puzzle_index] = Some((
+                s.finished.take().expect("finished instance"),
+                std::mem::take(&mut s.final_p),
+            ));
+        }
+        start = end;
+    }
+    progress(total, total);
+    Ok(out
+        .into_iter()
+        .map(|o| o.expect("every instance"))
+        .collect())
+}
+
+fn read_back<T: bytemuck::Pod>(
+    gpu: &Gpu,
+    src: &wgpu::Buffer,
+    offset: u64,
+    count: usize,
+) -> Result<Vec<T>> {
+    let bytes = (count * std::mem::size_of::<T>()) as u64;
+    if bytes == 0 {
+        return Ok(Vec::new());
+    }
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("rfss staging"),
+        size: bytes,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut enc = gpu.device.create_command_encoder(&Default::default());
+    enc.copy_buffer_to_buffer(src, offset, &staging, 0, bytes);
+    let idx = gpu.queue.submit([enc.finish()]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    gpu.device
+        .poll(wgpu::PollType::Wait {
+            submission_index: Some(idx),
+            timeout: None,
+        })
+        .context("waiting for the GPU")?;
+    rx.recv()
+        .context("GPU readback callback lost")?
+        .context("mapping the GPU readback buffer")?;
+    let v = {
+        let view = staging
+            .get_mapped_range(..)
+            .context("reading the GPU readback buffer")?;
+        bytemuck::cast_slice::<u8, T>(&view).to_vec()
+    };
+    staging.unmap();
+    Ok(v)
+}
+
+/// Flat host copies of every instance of a batch, laid out as the kernel expects.
+struct Layout {
+    headers: Vec<Header>,
+    sp_res: Vec<u32>,
+    csr: Vec<u32>,
+    p: Vec<f32>,
+    argmax: Vec<u32>,
+    state: Vec<KState>,
+    n_scratch: usize,
+}
+
+/// The slots of a batch: offsets and capacities (the first problem's sizes; the enhancement's
+/// restarts only ever shrink a problem, so they fit in the same slot).
+fn capacities(slots: &[Slot]) -> Vec<Header> {
+    let total_sp: u32 = slots.iter().map(|s| s.cap.n_sp).sum();
+    let (mut sp, mut res, mut ptr, mut blank) = (0u32, 0u32, 0u32, 0u32);
+    let mut caps = Vec::with_capacity(slots.len());
+    for s in slots {
+        let c = s.cap;
+        caps.push(Header {
+            sp_off: sp,
+            n_sp: c.n_sp,
+            n_res: c.n_res,
+            load_off: total_sp + res,
+            ptr_off: ptr,
+            list_off: ptr + c.n_res + 1,
+            blank_off: blank,
+            n_blank: c.n_blank,
+        });
+        sp += c.n_sp;
+        res += c.n_res;
+        ptr += c.n_res + 1 + 4 * c.n_sp;
+        blank += c.n_blank;
+    }
+    caps
+}
+
+/// A problem placed in slot `cap`: its header (offsets of the slot, the problem's own sizes),
+/// its species' resources, and its csr block (pointers padded to the slot's capacity, then lists).
+fn place(cap: &Header, prob: &Problem) -> (Header, Vec<u32>, Vec<u32>) {
+    let header = Header {
+        n_sp: prob.n_species() as u32,
+        n_res: prob.n_res as u32,
+        n_blank: prob.n_blank() as u32,
+        ..*cap
+    };
+    let sp_res: Vec<u32> = prob.res.iter().flatten().copied().collect();
+    let mut csr = prob.res_ptr.clone();
+    csr.resize(cap.n_res as usize + 1, *prob.res_ptr.last().unwrap_or(&0));
+    csr.extend_from_slice(&prob.res_sp);
+    (header, sp_res, csr)
+}
+
+fn layout(engines: &[Engine], caps: &[Header], params: &RfssParams) -> Layout {
+    let total_sp: usize = caps.iter().map(|c| c.n_sp as usize).sum();
+    let total_res: usize = caps.iter().map(|c| c.n_res as usize).sum();
+    let total_csr: usize = caps
+        .iter()
+        .map(|c| (c.n_res + 1 + 4 * c.n_sp) as usize)
+        .sum();
+    let total_blank: usize = caps.iter().map(|c| c.n_blank as usize).sum();
+    let mut l = Layout {
+        headers: Vec::with_capacity(caps.len()),
+        sp_res: vec![0; 4 * total_sp],
+        csr: vec![0; total_csr],
+        p: vec![0.0; total_sp],
+        argmax: vec![0; total_blank],
+        state: Vec::with_capacity(caps.len()),
+        n_scratch: total_sp + total_res,
+    };
+    for (e, cap) in engines.iter().zip(caps) {
+        let (h, spr, csr) = place(cap, &e.prob);
+        l.sp_res[4 * h.sp_off as usize..][..spr.len()].copy_from_slice(&spr);
+        l.csr[h.ptr_off as usize..][..csr.len()].copy_from_slice(&csr);
+        l.p[h.sp_off as usize..][..e.p.len()].copy_from_slice(&e.p);
+        l.argmax[h.blank_off as usize..][..e.argmax.len()].copy_from_slice(&e.argmax);
+        l.state.push(KState::from(&e.st, params.max_generations));
+        l.headers.push(h);
+    }
+    l
+}
+
+fn storage_init<T: bytemuck::Pod>(
+    gpu: &Gpu,
+    label: &str,
+    data: &[T],
+    extra: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    // Zero-sized bindings are invalid: give empty arrays one element.
+    let bytes: Vec<u8> = if data.is_empty() {
+        vec![0; 16]
+    } else {
+        bytemuck::cast_slice(data).to_vec()
+    };
+    gpu.device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: &bytes,
+            usage: wgpu::BufferUsages::STORAGE | extra,
+        })
+}
+
+fn run_batch(
+    gpu: &Gpu,
+    k: &Kernel,
+    slots: &mut [Slot],
+    params: &RfssParams,
+    progress: &mut dyn FnMut(usize),
+) -> Result<()> {
+    let n = slots.len();
+    // Generation 0 (initial proportions and read-off) on the host, with the CPU code.
+    let engines: Vec<Engine> = slots
+        .iter()
+        .map(|s| Engine::new(s.prob.clone(), params))
+        .collect();
+    let capacity = capacities(slots);
+    let mut lay = layout(&engines, &capacity, params);
+    let copy = wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+    let b_headers = storage_init(gpu, "rfss headers", &lay.headers, copy);
+    let b_sp_res = storage_init(gpu, "rfss species resources", &lay.sp_res, copy);
+    let b_csr = storage_init(gpu, "rfss covering lists", &lay.csr, copy);
+    let b_p = storage_init(gpu, "rfss proportions", &lay.p, copy);
+    let b_scratch = storage_init(gpu, "rfss scratch", &vec![0f32; lay.n_scratch], copy);
+    let b_argmax = storage_init(gpu, "rfss read-off", &lay.argmax, copy);
+    let b_state = storage_init(gpu, "rfss state", &lay.state, copy);
+    let groups_x = (n as u32).min(65535);
+    let groups_y = (n as u32).div_ceil(groups_x);
+    let mut kp = KParams {
+        gens: 1,
+        zero: 0,
+        thr_bits: params.threshold().to_bits(),
+        floor: (params.underflow == Underflow::Floor) as u32,
+        stable: params.stable_generations,
+        stall: if params.enhancement == super::Enhancement::Off {
+            0
+        } else {
+            params.stall_generations
+        },
+        n_inst: n as u32,
+        groups_x,
+    };
+    let b_params = gpu
+        .device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("rfss params"),
+            contents: bytemuck::bytes_of(&kp),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        });
+    let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("rfss bind group"),
+        layout: &k.layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: b_params.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: b_headers.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: b_sp_res.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: b_csr.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: b_p.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: b_scratch.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 6,
+                resource: b_argmax.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 7,
+                resource: b_state.as_entire_binding(),
+            },
+        ],
+    });
+    let state_bytes = std::mem::size_of::<KState>() as u64;
+    let mut states = lay.state.clone();
+    // GPU_SUDOKU_RFSS_GENS_PER_SUBMIT fixes the split (for debugging; results never depend on it).
+    let fixed: Option<u32> = std::env::var("GPU_SUDOKU_RFSS_GENS_PER_SUBMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&v| v > 0);
+    let mut gens_per_submit: u32 = fixed.unwrap_or(8);
+    loop {
+        let running: Vec<usize> = (0..n).filter(|&i| states[i].flags == 0).collect();
+        let stalled: Vec<usize> = (0..n)
+            .filter(|&i| states[i].flags == FLAG_STALLED)
+            .collect();
+        progress((0..n).filter(|&i| states[i].flags == FLAG_DONE).count());
+        // Enhancement: stalled instances get their next problem on the host (CPU code), then
+        // continue in their slot.
+        for &i in &stalled {
+            let s = &mut slots[i];
+            let h = lay.headers[i];
+            let p: Vec<f32> = read_back(gpu, &b_p, h.sp_off as u64 * 4, h.n_sp as usize)?;
+            let argmax: Vec<u32> =
+                read_back(gpu, &b_argmax, h.blank_off as u64 * 4, h.n_blank as usize)?;
+            let search = s
+                .search
+                .as_mut()
+                .expect("stalled only with the enhancement on");
+            s.offset += states[i].generation;
+            s.updates += s.prob.n_species() as u64 * states[i].generation as u64;
+            match search.on_stall(&s.prob, &p, &argmax) {
+                Ok(prob) => {
+                    s.restarts += 1;
+                    let sub = RfssParams {
+                        max_generations: params.max_generations - s.offset,
+                        ..params.clone()
+                    };
+                    let e = Engine::new(prob, &sub);
+                    let (hdr, spr, csr) = place(&capacity[i], &e.prob);
+                    let q = &gpu.queue;
+                    q.write_buffer(&b_headers, i as u64 * 32, bytemuck::bytes_of(&hdr));
+                    if !spr.is_empty() {
+                        q.write_buffer(
+                            &b_sp_res,
+                            hdr.sp_off as u64 * 16,
+                            bytemuck::cast_slice(&spr),
+                        );
+                        q.write_buffer(&b_p, hdr.sp_off as u64 * 4, bytemuck::cast_slice(&e.p));
+                    }
+                    q.write_buffer(&b_csr, hdr.ptr_off as u64 * 4, bytemuck::cast_slice(&csr));
+                    if !e.argmax.is_empty() {
+                        q.write_buffer(
+                            &b_argmax,
+                            hdr.blank_off as u64 * 4,
+                            bytemuck::cast_slice(&e.argmax),
+                        );
+                    }
+                    let ks = KState::from(&e.st, sub.max_generations);
+                    q.write_buffer(&b_state, i as u64 * state_bytes, bytemuck::bytes_of(&ks));
+                    states[i] = ks;
+                    lay.headers[i] = hdr;
+                    s.prob = e.prob;
+                }
+                Err(reason) => {
+                    // The search is exhausted: no solution exists.
+                    s.finished = Some(RfssOutcome {
+                        generations: s.offset,
+                        restarts: s.restarts,
+                        species_updates: s.updates,
+                        ..RfssOutcome::unsolvable(&s.puzzle, reason)
+                    });
+                    let mut ks = states[i];
+                    ks.flags = FLAG_DONE;
+                    gpu.queue.write_buffer(
+                        &b_state,
+                        i as u64 * state_bytes,
+                        bytemuck::bytes_of(&ks),
+                    );
+                    states[i] = ks;
+                }
+            }
+        }
+        if running.is_empty() && stalled.is_empty() {
+            break;
+        }
+        // Do not run past the largest remaining generation budget.
+        let remaining = (0..n)
+            .filter(|&i| states[i].flags == 0)
+            .map(|i| states[i].limit - states[i].generation)
+            .max()
+            .unwrap_or(0);
+        if remaining == 0 {
+            continue;
+        }
+        kp.gens = gens_per_submit.min(remaining).max(1);
+        gpu.queue
+            .write_buffer(&b_params, 0, bytemuck::bytes_of(&kp));
+        let t0 = Instant::now();
+        let mut enc = gpu.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("rfss generations"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&k.pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(groups_x, groups_y, 1);
+        }
+        gpu.queue.submit([enc.finish()]);
+        states = read_back(gpu, &b_state, 0, n)?;
+        let dt = t0.elapsed().max(Duration::from_micros(50));
+        let scale = TARGET_SUBMIT.as_secs_f64() / dt.as_secs_f64();
+        gens_per_submit =
+            ((kp.gens as f64 * scale.clamp(0.5, 4.0)) as u32).clamp(1, MAX_GENS_PER_SUBMIT);
+    }
+    // Final read-offs and proportions.
+    let argmax: Vec<u32> = read_back(gpu, &b_argmax, 0, lay.argmax.len())?;
+    let p_all: Vec<f32> = read_back(gpu, &b_p, 0, lay.p.len())?;
+    for (i, s) in slots.iter_mut().enumerate() {
+        if s.finished.is_some() {
+            continue;
+        }
+        let h = lay.headers[i];
+        let am = &argmax[h.blank_off as usize..][..h.n_blank as usize];
+        let st = states[i].readoff();
+        s.final_p = p_all[h.sp_off as usize..][..h.n_sp as usize].to_vec();
+        s.finished = Some(finish(
+            &s.puzzle,
+            &s.prob,
+            &st,
+            am,
+            s.restarts,
+            s.offset + st.generation,
+            s.updates,
+        )?);
+    }
+    Ok(())
+}

@@ -1,0 +1,473 @@
+use super::cpu::{generation, readoff, Engine};
+use super::*;
+use crate::puzzle::parse_str;
+
+pub(crate) const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// Norvig's "hard1" (top95 #1): plain RFSS stalls on it.
+pub(crate) const HARD: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+pub(crate) fn grid(s: &str) -> Grid {
+    parse_str(s, None).unwrap().remove(0).grid
+}
+
+/// A complete valid grid of box size b: a pattern grid with digits, rows within bands and
+/// columns within stacks permuted by a small deterministic generator.
+pub(crate) fn complete_grid(b: usize, seed: u64) -> Grid {
+    let n = b * b;
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = |k: usize| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % k as u64) as usize
+    };
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            v.swap(i, next(i + 1));
+        }
+    };
+    let mut digits: Vec<usize> = (0..n).collect();
+    shuffle(&mut digits);
+    let mut rows = Vec::new();
+    let mut cols = Vec::new();
+    let mut bands: Vec<usize> = (0..b).collect();
+    shuffle(&mut bands);
+    for &band in &bands {
+        let mut inner: Vec<usize> = (0..b).collect();
+        shuffle(&mut inner);
+        rows.extend(inner.iter().map(|i| band * b + i));
+    }
+    let mut stacks: Vec<usize> = (0..b).collect();
+    shuffle(&mut stacks);
+    for &st in &stacks {
+        let mut inner: Vec<usize> = (0..b).collect();
+        shuffle(&mut inner);
+        cols.extend(inner.iter().map(|i| st * b + i));
+    }
+    let mut cells = vec![0u8; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            let (rr, cc) = (rows[r], cols[c]);
+            let v = (rr % b * b + rr / b + cc) % n;
+            cells[r * n + c] = digits[v] as u8 + 1;
+        }
+    }
+    let g = Grid::from_cells(b, cells).unwrap();
+    assert!(g.is_complete() && g.is_consistent());
+    g
+}
+
+/// `complete_grid` with a fraction `blank` of its cells emptied (deterministic).
+pub(crate) fn puzzle(b: usize, seed: u64, blank: f64) -> Grid {
+    let mut g = complete_grid(b, seed);
+    let cells = g.cells().len();
+    let mut order: Vec<usize> = (0..cells).collect();
+    let mut s = seed.wrapping_add(12345) | 1;
+    for i in (1..cells).rev() {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        order.swap(i, (s >> 33) as usize % (i + 1));
+    }
+    for &c in order.iter().take((cells as f64 * blank) as usize) {
+        g.set(c, 0);
+    }
+    g
+}
+
+fn params(max: u32, stable: u32) -> RfssParams {
+    RfssParams {
+        max_generations: max,
+        stable_generations: stable,
+        ..Default::default()
+    }
+}
+
+// ---------- species and resources ----------
+
+#[test]
+fn species_and_resources_of_the_classic() {
+    let p = Problem::build(&grid(CLASSIC)).unwrap();
+    assert_eq!(p.n_blank(), 51);
+    // 51 blanks: 51 cell resources and 51 of each other kind (each row lacks as many numerals
+    // as it has blanks).
+    assert_eq!(p.n_res, 4 * 51);
+    assert_eq!(p.n_species(), 153);
+    for (x, rs) in p.res.iter().enumerate() {
+        assert_eq!(
+            rs[0] as usize,
+            p.blank
+                .iter()
+                .position(|&c| c == p.species[x].cell)
+                .unwrap()
+        );
+        for &r in rs {
+            assert!(p.covering(r as usize).contains(&(x as u32)));
+        }
+    }
+    for r in 0..p.n_res {
+        assert!(p.covering(r).windows(2).all(|w| w[0] < w[1]));
+        assert!(!p.covering(r).is_empty());
+    }
+    // No species repeats a clue among its peers.
+    let g = grid(CLASSIC);
+    for s in &p.species {
+        for &q in g.geometry().peers_of(s.cell as usize) {
+            assert_ne!(g.get(q as usize), s.numeral);
+        }
+    }
+}
+
+#[test]
+fn unsolvable_puzzles_are_reported_up_front() {
+    // r1c9 sees 1..8 in its row and 9 in its column: no candidate.
+    let mut s = String::from("12345678.");
+    s.push_str("........9");
+    s.push_str(&".".repeat(63));
+    let o = run_cpu(&[grid(&s)], &params(100, 1)).unwrap().remove(0);
+    match &o.status {
+        Status::Unsolvable(r) => assert!(r.contains("r1c9 has no candidate"), "{r}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(o.generations, 0);
+    assert!(!o.to_instance_result(0).solved);
+    // Repeated clues.
+    let mut dup = vec![0u8; 81];
+    dup[0] = 1;
+    dup[1] = 1;
+    let dup = Grid::from_cells(3, dup).unwrap();
+    let o = run_cpu(&[dup], &params(100, 1)).unwrap().remove(0);
+    assert!(matches!(&o.status, Status::Unsolvable(r) if r.contains("clues repeat")));
+    // Numeral 1 has no place in row 1: r1c9 holds 2 and each of columns 1..8 holds a 1 further
+    // down (rows, columns and boxes all distinct).
+    let mut cells = vec![0u8; 81];
+    cells[8] = 2;
+    for (r, c) in [
+        (1, 0),
+        (3, 1),
+        (6, 2),
+        (2, 3),
+        (4, 4),
+        (7, 5),
+        (5, 6),
+        (8, 7),
+    ] {
+        cells[r * 9 + c] = 1;
+    }
+    let g = Grid::from_cells(3, cells).unwrap();
+    assert!(g.is_consistent());
+    let o = run_cpu(&[g], &params(100, 1)).unwrap().remove(0);
+    assert!(
+        matches!(&o.status, Status::Unsolvable(r) if r.contains("numeral 1 has no place left in row 1")),
+        "{:?}",
+        o.status
+    );
+}
+
+#[test]
+fn bad_parameters_are_clear_errors() {
+    let g = vec![grid(CLASSIC)];
+    let e = run_cpu(&g, &params(0, 1)).unwrap_err().to_string();
+    assert!(e.contains("--max-generations must be at least 1"), "{e}");
+    let e = run_cpu(&g, &params(10, 0)).unwrap_err().to_string();
+    assert!(e.contains("--stable-generations"), "{e}");
+    let mut p = params(10, 1);
+    p.underflow_log2 = 121;
+    assert!(run_cpu(&g, &p)
+        .unwrap_err()
+        .to_string()
+        .contains("10..=120"));
+    p.underflow_log2 = 100;
+    p.stall_generations = 0;
+    assert!(run_cpu(&g, &p)
+        .unwrap_err()
+        .to_string()
+        .contains("--stall-generations"));
+    assert_eq!(params(1, 1).threshold(), 2f32.powi(-100));
+}
+
+// ---------- the niche count: per-resource loads = pairwise formula ----------
+
+/// The paper's pairwise overlap f(x,y) = |R(x) ∩ R(y)| / 4.
+fn overlap(p: &Problem, x: usize, y: usize) -> f64 {
+    let n = p.res[x].iter().filter(|r| p.res[y].contains(r)).count();
+    n as f64 / 4.0
+}
+
+fn niche_pairwise(p: &Problem, prop: &[f64]) -> Vec<f64> {
+    (0..p.n_species())
+        .map(|x| (0..p.n_species()).map(|y| prop[y] * overlap(p, x, y)).sum())
+        .collect()
+}
+
+fn niche_by_loads(p: &Problem, prop: &[f64]) -> Vec<f64> {
+    let load: Vec<f64> = (0..p.n_res)
+        .map(|r| p.covering(r).iter().map(|&x| prop[x as usize]).sum())
+        .collect();
+    p.res
+        .iter()
+        .map(|rs| 0.25 * rs.iter().map(|&r| load[r as usize]).sum::<f64>())
+        .collect()
+}
+
+#[test]
+fn niche_from_loads_equals_the_pairwise_formula() {
+    for g in [grid(CLASSIC), puzzle(2, 3, 0.6), puzzle(3, 7, 0.55)] {
+        let p = Problem::build(&g).unwrap();
+        // Dyadic proportions with few bits: every sum is exact in f64, so equality is exact.
+        let prop: Vec<f64> = (0..p.n_species())
+            .map(|x| ((x * 7919) % 1000 + 1) as f64 / 1024.0)
+            .collect();
+        assert_eq!(niche_pairwise(&p, &prop), niche_by_loads(&p, &prop));
+        // f(x,x) = 1 and the overlap is symmetric.
+        for x in 0..p.n_species() {
+            assert_eq!(overlap(&p, x, x), 1.0);
+            assert_eq!(
+                overlap(&p, x, (x + 5) % p.n_species()),
+                overlap(&p, (x + 5) % p.n_species(), x)
+            );
+        }
+    }
+}
+
+/// The whole update in f64 with the pairwise niche count: the paper's formulas read directly.
+fn pairwise_generation(p: &Problem, prop: &[f64]) -> Vec<f64> {
+    let m = niche_pairwise(p, prop);
+    let fsh: Vec<f64> = m.iter().map(|v| 1.0 / v).collect();
+    let z: f64 = prop.iter().zip(&fsh).map(|(a, b)| a * b).sum();
+    prop.iter().zip(&fsh).map(|(a, b)| a * b / z).collect()
+}
+
+#[test]
+fn f32_generations_follow_the_pairwise_f64_formula() {
+    let p = Problem::build(&grid(CLASSIC)).unwrap();
+    let par = params(1000, 1);
+    let mut q32 = p.initial_proportions();
+    let mut q64: Vec<f64> = vec![1.0 / p.n_species() as f64; p.n_species()];
+    let (mut load, mut w) = (vec![0.0; p.n_res], vec![0.0; p.n_species()]);
+    let mut worst = 0f64;
+    for _ in 0..60 {
+        generation(&p, &mut q32, &mut load, &mut w, &par);
+        q64 = pairwise_generation(&p, &q64);
+        for (a, b) in q32.iter().zip(&q64) {
+            worst = worst.max((*a as f64 - b).abs() / b);
+        }
+    }
+    // f32 rounding only (about 1e-7 per operation, a few hundred operations deep).
+    assert!(worst < 2e-4, "relative deviation {worst:e}");
+    let s: f32 = q32.iter().sum();
+    assert!((s - 1.0).abs() < 1e-5);
+}
+
+// ---------- read-off and stop rule ----------
+
+#[test]
+fn classic_is_solved_and_the_stop_rule_counts_stable_generations() {
+    let g = grid(CLASSIC);
+    let o1 = run_cpu(std::slice::from_ref(&g), &params(5000, 1))
+        .unwrap()
+        .remove(0);
+    assert!(o1.solved());
+    let at = o1.solved_at.unwrap();
+    assert_eq!(
+        o1.generations, at,
+        "stable 1 stops at the first valid read-off"
+    );
+    let o50 = run_cpu(std::slice::from_ref(&g), &params(5000, 50))
+        .unwrap()
+        .remove(0);
+    assert_eq!(o50.solved_at, Some(at));
+    assert_eq!(o50.generations, at + 49);
+    assert_eq!(o50.grid, o1.grid);
+    assert!(grid(&o1.grid).is_solution_of(&g));
+    let r = o50.to_instance_result(3);
+    assert_eq!((r.puzzle, r.run, r.solved, r.steps), (3, 0, true, at));
+    // Too few generations: unsolved, steps = the limit.
+    let short = run_cpu(&[g], &params(at - 1, 1)).unwrap().remove(0);
+    assert_eq!(short.status, Status::Unsolved);
+    assert_eq!(short.to_instance_result(0).steps, at - 1);
+    assert!(short.conflicts > 0);
+}
+
+#[test]
+fn valid_readoff_of_an_upper_group_matches_the_paper() {
+    // Once solved, the n_blank species of highest proportion (the paper's upper group) are
+    // exactly the read-off.
+    let g = grid(CLASSIC);
+    let par = params(5000, 200);
+    let prob = Problem::build(&g).unwrap();
+    let mut e = Engine::new(prob, &par);
+    while !e.st.done {
+        e.step(&par);
+    }
+    let mut idx: Vec<usize> = (0..e.p.len()).collect();
+    idx.sort_by(|&a, &b| e.p[b].total_cmp(&e.p[a]).then(a.cmp(&b)));
+    let mut upper: Vec<u32> = idx[..e.prob.n_blank()].iter().map(|&x| x as u32).collect();
+    upper.sort_unstable();
+    let mut chosen = e.argmax.clone();
+    chosen.sort_unstable();
+    assert_eq!(upper, chosen);
+    assert_eq!(readoff(&e.prob, &e.p, &mut e.argmax.clone()).0, 0);
+}
+
+#[test]
+fn plain_rfss_solves_most_easy_generated_puzzles() {
+    // Pattern-based grids with 45% blanks often have several solutions; fitness sharing can then
+    // settle on a mixture of them (a fractional cover). Measured: 5 of these 6 are solved.
+    let ps: Vec<Grid> = (0..6).map(|s| puzzle(3, s, 0.45)).collect();
+    let out = run_cpu(&ps, &params(20_000, 10)).unwrap();
+    for (o, g) in out.iter().zip(&ps) {
+        if o.solved() {
+            assert!(grid(&o.grid).is_solution_of(g));
+        } else {
+            assert!(o.conflicts > 0 && o.generations == 20_000);
+        }
+    }
+    assert_eq!(out.iter().filter(|o| o.solved()).count(), 5);
+}
+
+#[test]
+fn hard_puzzle_stalls_plain_but_the_enhancement_solves_it() {
+    let g = grid(HARD);
+    let plain = run_cpu(std::slice::from_ref(&g), &params(4000, 10))
+        .unwrap()
+        .remove(0);
+    assert_eq!(plain.status, Status::Unsolved);
+    let mut p = params(60_000, 10);
+    p.enhancement = Enhancement::Propagate;
+    p.stall_generations = 300;
+    let o = run_cpu(std::slice::from_ref(&g), &p).unwrap().remove(0);
+    assert!(o.solved(), "{o:?}");
+    assert!(o.restarts >= 1);
+    assert!(grid(&o.grid).is_solution_of(&g));
+}
+
+#[test]
+fn enhancement_proves_a_puzzle_without_solution_unsolvable() {
+    // Consistent clues, every cell has a candidate, yet no solution: two cells of row 1 can
+    // only hold 9 (the other row-1 numerals are blocked by their columns).
+    let mut cells = vec![0u8; 81];
+    // Row 1: r1c1..r1c7 hold 1..7; r1c8 and r1c9 blank.
+    for (c, v) in cells.iter_mut().take(7).enumerate() {
+        *v = c as u8 + 1;
+    }
+    // 8 appears in columns 8 and 9 further down (different boxes).
+    cells[4 * 9 + 7] = 8;
+    cells[8 * 9 + 8] = 8;
+    let g = Grid::from_cells(3, cells).unwrap();
+    assert!(g.is_consistent());
+    let mut p = params(10_000, 5);
+    p.enhancement = Enhancement::Propagate;
+    let o = run_cpu(&[g], &p).unwrap().remove(0);
+    assert!(matches!(o.status, Status::Unsolvable(_)), "{o:?}");
+}
+
+// ---------- trace ----------
+
+#[test]
+fn trace_records_the_history_and_writes_csv() {
+    let g = grid(CLASSIC);
+    let t = trace(&g, &params(5000, 1), 25).unwrap();
+    assert!(t.outcome.solved());
+    let last = *t.generations.last().unwrap();
+    assert_eq!(last, t.outcome.generations);
+    assert_eq!(t.generations[..3], [0, 25, 50]);
+    assert_eq!(t.proportions.len(), t.generations.len());
+    assert_eq!(*t.conflicts.last().unwrap(), 0);
+    let mut buf = Vec::new();
+    write_trace_csv(&t, &mut buf).unwrap();
+    let text = String::from_utf8(buf).unwrap();
+    let mut lines = text.lines();
+    let head = lines.next().unwrap();
+    assert!(head.starts_with("generation,conflicts,n1r1c3,"), "{head}");
+    assert_eq!(head.split(',').count(), 2 + t.species.len());
+    let first: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(first[0], "0");
+    assert_eq!(first[2].parse::<f32>().unwrap(), 1.0 / 153.0);
+    assert_eq!(text.lines().count(), 1 + t.generations.len());
+    assert!(trace(&g, &params(10, 1), 0).is_err());
+}
+
+// ---------- CPU and GPU agree bit for bit ----------
+
+fn assert_gpu_matches_cpu(ps: &[Grid], par: &RfssParams) {
+    let Some(gpu) = crate::gpu::gpu_for_tests() else {
+        return;
+    };
+    let g = gpu::run_detailed(gpu, ps, par, &mut |_, _| {}).unwrap();
+    for (i, (pz, (go, gp))) in ps.iter().zip(&g).enumerate() {
+        let co = cpu::run_one(pz, par).unwrap();
+        assert_eq!(&co, go, "puzzle {i}: outcome differs");
+        // Final proportions, bit for bit: rerun the CPU engine on the final problem.
+        if par.enhancement == Enhancement::Off && !matches!(co.status, Status::Unsolvable(_)) {
+            let mut e = Engine::new(Problem::build(pz).unwrap(), par);
+            while !e.st.done {
+                e.step(par);
+            }
+            let a: Vec<u32> = e.p.iter().map(|v| v.to_bits()).collect();
+            let b: Vec<u32> = gp.iter().map(|v| v.to_bits()).collect();
+            assert_eq!(a, b, "puzzle {i}: proportions differ");
+        }
+    }
+}
+
+#[test]
+fn gpu_equals_cpu_on_9x9_puzzles() {
+    let mut ps = vec![grid(CLASSIC), grid(HARD)];
+    ps.extend((0..3).map(|s| puzzle(3, 100 + s, 0.55)));
+    assert_gpu_matches_cpu(&ps, &params(1500, 20));
+}
+
+#[test]
+fn gpu_equals_cpu_on_a_16x16_and_a_4x4() {
+    let ps = vec![puzzle(4, 5, 0.5), puzzle(2, 9, 0.7)];
+    assert_gpu_matches_cpu(&ps, &params(900, 5));
+}
+
+#[test]
+fn gpu_equals_cpu_with_floor_policy_and_low_threshold() {
+    // A low threshold makes the policy act within a short run.
+    let mut par = params(800, 5);
+    par.underflow = Underflow::Floor;
+    par.underflow_log2 = 12;
+    assert_gpu_matches_cpu(&[grid(HARD), grid(CLASSIC)], &par);
+    par.underflow = Underflow::Extinct;
+    assert_gpu_matches_cpu(&[grid(HARD)], &par);
+}
+
+#[test]
+fn gpu_equals_cpu_with_the_enhancement() {
+    let mut par = params(3000, 5);
+    par.enhancement = Enhancement::Propagate;
+    par.stall_generations = 100;
+    assert_gpu_matches_cpu(&[grid(HARD), grid(CLASSIC)], &par);
+}
+
+#[test]
+fn gpu_reports_unsolvable_puzzles_and_empty_batches() {
+    let Some(gpu) = crate::gpu::gpu_for_tests() else {
+        return;
+    };
+    let mut dup = vec![0u8; 81];
+    dup[0] = 1;
+    dup[1] = 1;
+    let dup = Grid::from_cells(3, dup).unwrap();
+    let out = gpu::run(gpu, &[dup, grid(CLASSIC)], &params(2000, 1)).unwrap();
+    assert!(matches!(out[0].status, Status::Unsolvable(_)));
+    assert!(out[1].solved());
+    assert!(gpu::run(gpu, &[], &params(10, 1)).unwrap().is_empty());
+    assert!(gpu::run(gpu, &[grid(CLASSIC)], &params(0, 1)).is_err());
+}
+
+/// OPEN PROBLEM (docs/RFSS.md, "Known divergence"): on lavapipe (Mesa's software Vulkan, and
+/// llvmpipe through GL) this 16x16 run loses bit equality at generation 979 when 979+
+/// generations run in one dispatch (and at generation 1320 with one generation per dispatch),
+/// while splits of 600 or 900 generations per submission stay bit-equal to 1,700 generations.
+/// Ignored until the cause is found; run with `cargo test -- --ignored long_16x16`.
+#[test]
+#[ignore]
+fn gpu_equals_cpu_long_16x16() {
+    assert_gpu_matches_cpu(&[puzzle(4, 5, 0.5)], &params(1700, 5));
+}

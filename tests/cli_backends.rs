@@ -1,0 +1,78 @@
+//! `gpu-sudoku batch` on the GPU writes the same JSON as on the CPU, except for the fields that
+//! say where and how fast it ran. Skips loudly without an adapter (fails with
+//! GPU_SUDOKU_REQUIRE_GPU=1).
+
+use std::process::Command;
+
+const PUZZLES: &str = "\
+# two 9x9 puzzles
+53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
+.346789126.2195348198342567859761423426853791713924856961537284287419635345286179
+";
+
+/// Drops the fields that legitimately differ between backends (where, when, how fast).
+fn strip(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for k in ["backend", "adapter", "command", "timing"] {
+                m.remove(k);
+            }
+            m.values_mut().for_each(strip);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+        _ => {}
+    }
+}
+
+fn batch_json(dir: &std::path::Path, backend: &str) -> serde_json::Value {
+    let out = dir.join(format!("{backend}.json"));
+    let st = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+        .args([
+            "batch",
+            dir.join("p.txt").to_str().unwrap(),
+            "--runs",
+            "4",
+            "--steps",
+            "60",
+        ])
+        .args([
+            "--lr",
+            "0.05",
+            "--compare",
+            "free",
+            "--sr",
+            "25",
+            "--backend",
+            backend,
+        ])
+        .args(["--json", out.to_str().unwrap()])
+        .env("XDG_RUNTIME_DIR", "/tmp")
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+}
+
+#[test]
+fn gpu_json_equals_cpu_json_but_for_backend_and_timing() {
+    if gpu_sudoku::gpu::gpu_for_tests().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gpu-sudoku-backends-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("p.txt"), PUZZLES).unwrap();
+    let (mut cpu, mut gpu) = (batch_json(&dir, "cpu"), batch_json(&dir, "gpu"));
+    assert_eq!(cpu["backend"], "cpu");
+    assert_eq!(gpu["backend"], "gpu");
+    assert!(gpu["adapter"].is_string());
+    strip(&mut cpu);
+    strip(&mut gpu);
+    assert_eq!(cpu, gpu);
+    let solved = cpu["overall"]["solved"].as_u64().unwrap_or(0);
+    assert!(solved > 0, "the test should solve something: {cpu}");
+    std::fs::remove_dir_all(&dir).ok();
+}
