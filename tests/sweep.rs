@@ -465,6 +465,43 @@ fn cli_errors_are_clear() {
     assert!(e.contains("not a sweep CSV"), "{e}");
 }
 
+/// Without an adapter (WGPU_BACKEND=dx12 hides every adapter on Linux), `auto` runs on the
+/// CPU with a note and `gpu` is a clear error.
+#[test]
+fn auto_backend_falls_back_to_the_cpu() {
+    let dir = tmp("auto");
+    let files = tier_files(&dir);
+    let csv = dir.join("a.csv");
+    let sweep = |backend: &str| {
+        let mut c = bin();
+        c.env("WGPU_BACKEND", "dx12")
+            .arg("sweep")
+            .args(&files)
+            .args([
+                "--runs",
+                "1",
+                "--steps",
+                "20",
+                "--sr",
+                "5:10:5",
+                "--backend",
+                backend,
+            ])
+            .arg("--csv")
+            .arg(&csv);
+        c
+    };
+    let out = ok(&mut sweep("auto"));
+    assert!(
+        out.contains("note: no GPU adapter") && out.contains("running on the CPU"),
+        "{out}"
+    );
+    let rows = parse_csv("a.csv", &std::fs::read_to_string(&csv).unwrap()).unwrap();
+    assert_eq!(file_rows(&rows, |_| true).len(), 4, "2 settings × 2 files");
+    let e = fails(&mut sweep("gpu"));
+    assert!(e.contains("--backend gpu: no usable GPU adapter"), "{e}");
+}
+
 #[test]
 fn trace_pictures_from_a_recorded_run() {
     let dir = tmp("trace");
