@@ -739,8 +739,8 @@ impl Sweep<'_> {
         self.inputs.iter().map(|i| i.puzzles.len()).sum::<usize>() * self.runs
     }
 
-    /// Runs the engine settings `runs[range]`: one engine call per puzzle size, all these
-    /// settings batched together. Returns their rows, in order.
+    /// Runs the given engine settings (usually a block of `plan.runs`): one engine call per
+    /// puzzle size, all these settings batched together. Returns their rows, in order.
     pub fn run_block(
         &self,
         engine: Engine,
