@@ -4,7 +4,9 @@
 pub mod cli;
 pub mod gpu;
 pub mod ilca;
+pub mod plot;
 pub mod puzzle;
 pub mod report;
 pub mod rfss;
 pub mod rng;
+pub mod sweep;

@@ -7,7 +7,9 @@ mod adapters;
 mod batch;
 mod bench;
 pub mod ilca_args;
+mod plot;
 mod rfss;
+mod sweep;
 mod trace;
 
 #[derive(Parser, Debug)]
@@ -34,6 +36,14 @@ pub enum Command {
     Batch(batch::Args),
     /// Show one ILCA run step by step (grids, conflicts, rewards, penalties, probabilities).
     Trace(trace::Args),
+    /// Sweep one or two ILCA parameters over ranges on puzzle files: CSV of resolution rates + figures.
+    Sweep(sweep::Args),
+    /// Redraw a sweep's figures from its CSV.
+    PlotSweep(plot::SweepArgs),
+    /// Draw an ILCA trace CSV: grids by step (paper Fig. 3) and probability histories (Fig. 4).
+    PlotTrace(plot::TraceArgs),
+    /// Draw the series of a wide CSV over x (e.g. RFSS species proportions, Horn's Fig. 3).
+    PlotLines(plot::LinesArgs),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -45,6 +55,10 @@ pub fn main() -> ExitCode {
         Command::Rfss(a) => rfss::run(a),
         Command::Batch(a) => batch::run(a),
         Command::Trace(a) => trace::run(a),
+        Command::Sweep(a) => sweep::run(a),
+        Command::PlotSweep(a) => plot::run_sweep(a),
+        Command::PlotTrace(a) => plot::run_trace(a),
+        Command::PlotLines(a) => plot::run_lines(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,715 @@
+//! Sweeps and figures end to end on small cases: the sweep's numbers against separate
+//! `cpu::run_batch` calls (step limits included), CPU against GPU, the CLI's files (CSV, PNG,
+//! SVG), interruption and resume, trace and line pictures, and clear errors for bad input.
+
+use gpu_sudoku::gpu::gpu_for_tests;
+use gpu_sudoku::ilca::{cpu, IlcaParams};
+use gpu_sudoku::plot::{save, IlcaTrace, ProbabilityPanel, TraceGrids};
+use gpu_sudoku::puzzle::{parse_str, Grid};
+use gpu_sudoku::rng::hash32;
+use gpu_sudoku::sweep::{
+    parse_csv, parse_spec, Engine, Group, Input, Param, Plan, Role, Row, Sweep, SweepSpec,
+};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// A valid complete 9x9 grid (a shifted pattern) with a fraction `blank` of its cells blanked
+/// by a hash of `salt`; returned in the one-line format with its `d=` field.
+fn pattern_line(blank: f64, salt: u32) -> String {
+    let (b, n) = (3, 9);
+    let mut s = String::new();
+    let mut blanks = 0;
+    for r in 0..n {
+        for c in 0..n {
+            let v = (b * (r % b) + r / b + c) % n + 1;
+            let h = hash32(salt.wrapping_mul(7919) ^ (r * n + c) as u32);
+            if (h as f64 / u32::MAX as f64) < blank {
+                s.push('.');
+                blanks += 1;
+            } else {
+                s.push(char::from(b'0' + v as u8));
+            }
+        }
+    }
+    format!("{s}  d={:.4}", blanks as f64 / 81.0)
+}
+
+/// Two small tiers: "easy" (the classic puzzle and two light ones), "hard" (three heavy ones).
+fn tier_files(dir: &Path) -> Vec<String> {
+    std::fs::create_dir_all(dir).unwrap();
+    let easy = format!(
+        "# easy test tier\n{CLASSIC}  d=0.6296\n{}\n{}\n",
+        pattern_line(0.3, 1),
+        pattern_line(0.4, 2)
+    );
+    let hard = format!(
+        "{}\n{}\n{}\n",
+        pattern_line(0.55, 3),
+        pattern_line(0.6, 4),
+        pattern_line(0.65, 5)
+    );
+    let mut v = Vec::new();
+    for (name, text) in [("easy", easy), ("hard", hard)] {
+        let p = dir.join(format!("{name}.txt"));
+        std::fs::write(&p, text).unwrap();
+        v.push(p.display().to_string());
+    }
+    v
+}
+
+fn inputs(files: &[String]) -> Vec<Input> {
+    files
+        .iter()
+        .map(|f| {
+            let pf = gpu_sudoku::puzzle::read_puzzles(f, None).unwrap();
+            Input::new(pf.label(), &pf.puzzles)
+        })
+        .collect()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("sweep-tests")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run_all(plan: &Plan, inputs: &[Input], runs: usize, engine: Engine) -> Vec<Row> {
+    let sw = Sweep {
+        plan,
+        inputs,
+        runs,
+        d_bin: 0.1,
+    };
+    sw.run_block(engine, &plan.runs, &|| {}).unwrap()
+}
+
+/// What a sweep row should say, computed from a plain batch of the concatenated puzzles.
+fn expected(
+    all: &[Grid],
+    sizes: &[usize],
+    params: &IlcaParams,
+    runs: usize,
+) -> Vec<(usize, usize, Option<f64>)> {
+    let res = cpu::run_batch(all, runs, params, &|| {});
+    let mut out = Vec::new();
+    let mut start = 0;
+    for &k in sizes {
+        let mine: Vec<_> = res
+            .iter()
+            .filter(|r| (start..start + k).contains(&r.puzzle))
+            .collect();
+        let solved: Vec<_> = mine.iter().filter(|r| r.solved).collect();
+        let mean = (!solved.is_empty())
+            .then(|| solved.iter().map(|r| r.steps as f64).sum::<f64>() / solved.len() as f64);
+        out.push((mine.len(), solved.len(), mean));
+        start += k;
+    }
+    out
+}
+
+fn concat(inputs: &[Input]) -> (Vec<Grid>, Vec<usize>) {
+    let all: Vec<Grid> = inputs.iter().flat_map(|i| i.puzzles.clone()).collect();
+    (all, inputs.iter().map(|i| i.puzzles.len()).collect())
+}
+
+fn file_rows<'a>(rows: &'a [Row], pred: impl Fn(&Row) -> bool + 'a) -> Vec<&'a Row> {
+    rows.iter()
+        .filter(|r| r.group == Group::File && pred(r))
+        .collect()
+}
+
+#[test]
+fn step_limit_sweep_equals_separate_runs() {
+    let dir = tmp("steps");
+    let inp = inputs(&tier_files(&dir));
+    let (all, sizes) = concat(&inp);
+    let base = IlcaParams {
+        lr: 0.2,
+        lp: 2.0,
+        sr: 2,
+        ..IlcaParams::default()
+    };
+    let spec = SweepSpec {
+        steps: Some(parse_spec(Param::Steps, "2:14:3").unwrap()),
+        ..SweepSpec::default()
+    };
+    let plan = Plan::new(&spec, &base).unwrap();
+    assert_eq!(plan.runs.len(), 1, "one run answers every step limit");
+    let rows = run_all(&plan, &inp, 3, Engine::Cpu);
+    let mut some_differ = false;
+    let mut prev = None;
+    for s in [2u32, 5, 8, 11, 14] {
+        let params = IlcaParams {
+            steps: s,
+            ..base.clone()
+        };
+        let want = expected(&all, &sizes, &params, 3);
+        let got = file_rows(&rows, |r| r.point.steps == s);
+        assert_eq!(got.len(), 2);
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(
+                (g.instances, g.solved, g.mean_steps_solved),
+                *w,
+                "steps {s}, {}",
+                g.label
+            );
+        }
+        let total: usize = want.iter().map(|w| w.1).sum();
+        some_differ |= prev.is_some_and(|p| p != total);
+        prev = Some(total);
+    }
+    assert!(some_differ, "the step limits should matter in this test");
+    assert!(prev.unwrap() > 0, "something must be solved");
+}
+
+#[test]
+fn ratio_sweep_rows_match_plain_batches() {
+    let dir = tmp("ratio");
+    let inp = inputs(&tier_files(&dir));
+    let (all, sizes) = concat(&inp);
+    let base = IlcaParams {
+        steps: 40,
+        ..IlcaParams::default()
+    };
+    let spec = SweepSpec {
+        ratio: Some(parse_spec(Param::Ratio, "5:15:5").unwrap()),
+        lp: Some(parse_spec(Param::Lp, "2").unwrap()),
+        baseline: Some(vec![(Param::Lr, 1.0), (Param::Lp, 1.0)]),
+        ..SweepSpec::default()
+    };
+    let plan = Plan::new(&spec, &base).unwrap();
+    let rows = run_all(&plan, &inp, 2, Engine::Cpu);
+    for run in &plan.runs {
+        let want = expected(&all, &sizes, &run.params, 2);
+        let got = file_rows(&rows, |r| r.role == run.role && r.point.lr == run.params.lr);
+        assert_eq!(got.len(), 2);
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(
+                (g.instances, g.solved, g.mean_steps_solved),
+                *w,
+                "{:?}",
+                run.params
+            );
+        }
+        // The overall and the difficulty rows add up to the files'.
+        let mine: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.role == run.role && r.point.lr == run.params.lr)
+            .collect();
+        let sum = |g: Group| -> (usize, usize, usize) {
+            mine.iter()
+                .filter(|r| r.group == g)
+                .fold((0, 0, 0), |a, r| {
+                    (a.0 + r.puzzles, a.1 + r.instances, a.2 + r.solved)
+                })
+        };
+        assert_eq!(sum(Group::All), sum(Group::File));
+        assert_eq!(sum(Group::D), sum(Group::File));
+    }
+    assert!(rows.iter().any(|r| r.role == Role::Baseline));
+}
+
+#[test]
+fn gpu_sweep_equals_cpu_sweep() {
+    let Some(gpu) = gpu_for_tests() else { return };
+    let dir = tmp("gpu");
+    let inp = inputs(&tier_files(&dir));
+    let base = IlcaParams {
+        steps: 30,
+        ..IlcaParams::default()
+    };
+    let spec = SweepSpec {
+        sr: Some(parse_spec(Param::Sr, "0:20:10").unwrap()),
+        steps: Some(parse_spec(Param::Steps, "15:30:15").unwrap()),
+        ..SweepSpec::default()
+    };
+    let plan = Plan::new(&spec, &base).unwrap();
+    let c = run_all(&plan, &inp, 2, Engine::Cpu);
+    let g = run_all(&plan, &inp, 2, Engine::Gpu(gpu));
+    assert_eq!(c, g);
+}
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"));
+    c.env("XDG_RUNTIME_DIR", "/tmp");
+    c
+}
+
+fn ok(c: &mut Command) -> String {
+    let out = c.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{c:?} failed:\n{text}");
+    text
+}
+
+fn fails(c: &mut Command) -> String {
+    let out = c.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{c:?} should fail");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+fn assert_figure(p: &Path) {
+    let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    assert!(
+        bytes.len() > 2000,
+        "{} is only {} bytes",
+        p.display(),
+        bytes.len()
+    );
+    if p.extension().unwrap() == "png" {
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{}", p.display());
+    } else {
+        let s = String::from_utf8(bytes).unwrap();
+        assert!(s.contains("<svg") && s.contains("<text"), "{}", p.display());
+    }
+}
+
+#[test]
+fn cli_sweep_writes_csv_and_figures_and_resumes() {
+    let dir = tmp("cli");
+    let files = tier_files(&dir);
+    let csv = dir.join("s.csv");
+    let figs = dir.join("figs");
+    let sweep = |csv: &Path| {
+        let mut c = bin();
+        c.arg("sweep")
+            .args(&files)
+            .args(["--runs", "2", "--backend", "cpu", "--block", "1"])
+            .args(["--ratio", "4:12:4", "--sr", "10:20:10", "--steps", "30"])
+            .arg("--csv")
+            .arg(csv);
+        c
+    };
+    let text = ok(sweep(&csv)
+        .arg("--plot-dir")
+        .arg(&figs)
+        .args(["--format", "both"]));
+    assert!(text.contains("best all"), "{text}");
+    let rows = parse_csv("s.csv", &std::fs::read_to_string(&csv).unwrap()).unwrap();
+    // 3 ratios × 2 sr, each: 2 files + all + d bins.
+    assert_eq!(file_rows(&rows, |_| true).len(), 12);
+    assert_eq!(rows.iter().filter(|r| r.group == Group::All).count(), 6);
+    for f in ["bands-ratio-sr", "surface-ratio-sr", "rate-vs-d-ratio-sr"] {
+        for ext in ["png", "svg"] {
+            assert_figure(&figs.join(format!("{f}.{ext}")));
+        }
+    }
+    // The same numbers as a plain batch for one setting.
+    let inp = inputs(&files);
+    let (all, sizes) = concat(&inp);
+    let r = file_rows(&rows, |r| r.point.ratio == 8.0 && r.point.sr == 20);
+    let params = IlcaParams {
+        steps: 30,
+        lr: r[0].point.lr,
+        lp: 1.0,
+        sr: 20,
+        ..IlcaParams::default()
+    };
+    let want = expected(&all, &sizes, &params, 2);
+    for (g, w) in r.iter().zip(&want) {
+        assert_eq!((g.instances, g.solved, g.mean_steps_solved), *w);
+    }
+
+    // An interrupted sweep: keep the header, two settings' rows and half a line; resume.
+    let full = std::fs::read_to_string(&csv).unwrap();
+    let per_setting = rows.len() / 6;
+    let keep: Vec<&str> = full.lines().take(1 + 2 * per_setting).collect();
+    let cut = format!(
+        "{}\n{}",
+        keep.join("\n"),
+        &full.lines().nth(1 + 2 * per_setting).unwrap()[..10]
+    );
+    let csv2 = dir.join("partial.csv");
+    std::fs::write(&csv2, cut).unwrap();
+    let text = ok(sweep(&csv2).arg("--resume"));
+    assert!(text.contains("2 of 6 settings already done"), "{text}");
+    assert_eq!(std::fs::read_to_string(&csv2).unwrap(), full);
+
+    // Figures again from the CSV alone.
+    let figs2 = dir.join("figs2");
+    ok(bin()
+        .arg("plot-sweep")
+        .arg(&csv)
+        .arg("--plot-dir")
+        .arg(&figs2));
+    assert_figure(&figs2.join("bands-ratio-sr.png"));
+}
+
+#[test]
+fn cli_one_parameter_sweep_plots_rate_curves() {
+    let dir = tmp("cli1");
+    let files = tier_files(&dir);
+    let csv = dir.join("s.csv");
+    ok(bin()
+        .arg("sweep")
+        .args(&files)
+        .args([
+            "--runs",
+            "1",
+            "--backend",
+            "cpu",
+            "--steps",
+            "10:30:10",
+            "--baseline",
+            "lr=1,lp=1",
+        ])
+        .args(["--lr", "0.3", "--lp", "2", "--format", "svg"])
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--plot-dir")
+        .arg(dir.join("f")));
+    assert_figure(&dir.join("f/rate-vs-steps.svg"));
+    assert_figure(&dir.join("f/rate-vs-d-steps.svg"));
+    let rows = parse_csv("s.csv", &std::fs::read_to_string(&csv).unwrap()).unwrap();
+    let solved_at = |s: u32| -> usize {
+        rows.iter()
+            .filter(|r| r.group == Group::All && r.role == Role::Sweep && r.point.steps == s)
+            .map(|r| r.solved)
+            .sum()
+    };
+    assert!(solved_at(10) <= solved_at(20) && solved_at(20) <= solved_at(30));
+}
+
+/// The commands of docs/FIGURES.md for Figs. 6, 7 and 8, on small ranges.
+#[test]
+fn cli_figure_commands_6_to_8() {
+    let dir = tmp("figs678");
+    let files = tier_files(&dir);
+    for (name, flags, stem) in [
+        (
+            "fig6",
+            &["--ratio", "1:21:10", "--baseline", "lr=1,lp=1"][..],
+            "ratio",
+        ),
+        (
+            "fig7",
+            &["--ratio", "20", "--lp", "0.5:3.5:1.5", "--baseline", "lp=1"][..],
+            "lp",
+        ),
+        (
+            "fig8",
+            &["--sr", "10:30:10", "--baseline", "sr=0"][..],
+            "sr",
+        ),
+    ] {
+        let csv = dir.join(format!("{name}.csv"));
+        ok(bin()
+            .arg("sweep")
+            .args(&files)
+            .args(["--runs", "1", "--steps", "40", "--backend", "cpu"])
+            .args(flags)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--plot-dir")
+            .arg(dir.join(name)));
+        assert_figure(&dir.join(format!("{name}/rate-vs-{stem}.png")));
+        assert_figure(&dir.join(format!("{name}/rate-vs-d-{stem}.png")));
+        let rows = parse_csv(name, &std::fs::read_to_string(&csv).unwrap()).unwrap();
+        assert!(rows.iter().any(|r| r.role == Role::Baseline), "{name}");
+        assert!(rows.iter().all(|r| r.swept == stem), "{name}");
+    }
+}
+
+#[test]
+fn cli_errors_are_clear() {
+    let dir = tmp("errors");
+    let files = tier_files(&dir);
+    let csv = dir.join("x.csv");
+    let run = |extra: &[&str]| {
+        let mut c = bin();
+        c.arg("sweep")
+            .args(&files)
+            .args(["--backend", "cpu"])
+            .arg("--csv")
+            .arg(&csv)
+            .args(extra);
+        fails(&mut c)
+    };
+    let e = run(&["--sr", "10:5:1"]);
+    assert!(
+        e.contains("--sr 10:5:1: the end 5 is below the start 10"),
+        "{e}"
+    );
+    let e = run(&["--sr", "5:10:0"]);
+    assert!(e.contains("step must be positive"), "{e}");
+    let e = run(&["--lr", "0.1:x:0.1"]);
+    assert!(e.contains("end B `x` is not a number"), "{e}");
+    let e = run(&["--lr", "-1:1:0.5"]);
+    assert!(e.contains("--lr must be a number in (0, 1000]"), "{e}");
+    let e = run(&["--lr", "0.5"]);
+    assert!(e.contains("nothing to sweep"), "{e}");
+    let e = run(&["--sr", "10:20:10", "--runs", "0"]);
+    assert!(e.contains("--runs must be at least 1"), "{e}");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "12345\n").unwrap();
+    let mut c = bin();
+    let e = fails(
+        c.args(["sweep", "--sr", "10:20:10", "--backend", "cpu"])
+            .arg(&bad),
+    );
+    assert!(e.contains("bad.txt:1"), "{e}");
+    let mut c = bin();
+    let e = fails(c.arg("plot-sweep").arg(&bad));
+    assert!(e.contains("not a sweep CSV"), "{e}");
+}
+
+/// Without an adapter (WGPU_BACKEND=dx12 hides every adapter on Linux), `auto` runs on the
+/// CPU with a note and `gpu` is a clear error.
+#[test]
+fn auto_backend_falls_back_to_the_cpu() {
+    let dir = tmp("auto");
+    let files = tier_files(&dir);
+    let csv = dir.join("a.csv");
+    let sweep = |backend: &str| {
+        let mut c = bin();
+        c.env("WGPU_BACKEND", "dx12")
+            .arg("sweep")
+            .args(&files)
+            .args([
+                "--runs",
+                "1",
+                "--steps",
+                "20",
+                "--sr",
+                "5:10:5",
+                "--backend",
+                backend,
+            ])
+            .arg("--csv")
+            .arg(&csv);
+        c
+    };
+    let out = ok(&mut sweep("auto"));
+    assert!(
+        out.contains("note: no GPU adapter") && out.contains("running on the CPU"),
+        "{out}"
+    );
+    let rows = parse_csv("a.csv", &std::fs::read_to_string(&csv).unwrap()).unwrap();
+    assert_eq!(file_rows(&rows, |_| true).len(), 4, "2 settings × 2 files");
+    let e = fails(&mut sweep("gpu"));
+    assert!(e.contains("--backend gpu: no usable GPU adapter"), "{e}");
+}
+
+#[test]
+fn trace_pictures_from_a_recorded_run() {
+    let dir = tmp("trace");
+    let puzzle = parse_str(CLASSIC, None).unwrap().remove(0).grid;
+    let params = IlcaParams {
+        lr: 0.05,
+        steps: 60,
+        compare: gpu_sudoku::ilca::Compare::Free,
+        ..IlcaParams::default()
+    };
+    // The first run that solves it within 60 steps.
+    let tr = (0..10)
+        .map(|r| IlcaTrace::record(&puzzle, &params, 0, r).unwrap())
+        .find(|t| t.solved(&puzzle))
+        .expect("one of 10 runs solves the classic puzzle");
+    // The recorded run is the batch's run: same end step.
+    let batch = cpu::run_batch(std::slice::from_ref(&puzzle), 10, &params, &|| {});
+    assert!(batch
+        .iter()
+        .any(|r| r.solved && r.steps == *tr.steps.last().unwrap()));
+    // Probabilities are normalised; clues never change.
+    for f in 0..tr.steps.len() {
+        for c in 0..81 {
+            let s: f32 = tr.probs[f][c * 9..c * 9 + 9].iter().sum();
+            assert!((s - 1.0).abs() < 1e-4);
+            if tr.clue[c] {
+                assert_eq!(tr.states[f][c], puzzle.get(c));
+            }
+        }
+    }
+    // CSV round trip, then the command.
+    let csv = dir.join("trace.csv");
+    tr.write_csv(std::fs::File::create(&csv).unwrap()).unwrap();
+    let back = IlcaTrace::read_csv(&csv.display().to_string()).unwrap();
+    assert!(back == tr, "the trace CSV does not read back");
+    ok(bin()
+        .arg("plot-trace")
+        .arg(&csv)
+        .arg("--out-dir")
+        .arg(&dir)
+        .args(["--format", "both", "--title", "classic puzzle"]));
+    for f in ["trace-grids", "trace-probabilities"] {
+        for ext in ["png", "svg"] {
+            assert_figure(&dir.join(format!("{f}.{ext}")));
+        }
+    }
+    // `gpu-sudoku trace --csv` writes the same trace.
+    let run = batch
+        .iter()
+        .find(|r| r.solved && r.steps == *tr.steps.last().unwrap())
+        .unwrap()
+        .run;
+    let csv3 = dir.join("trace3.csv");
+    ok(bin()
+        .args([
+            "trace",
+            CLASSIC,
+            "--lr",
+            "0.05",
+            "--steps",
+            "60",
+            "--compare",
+            "free",
+            "--no-grids",
+        ])
+        .args(["--run", &run.to_string()])
+        .arg("--csv")
+        .arg(&csv3));
+    let t3 = IlcaTrace::read_csv(&csv3.display().to_string()).unwrap();
+    assert_eq!(
+        (&t3.steps, &t3.states, &t3.clue),
+        (&tr.steps, &tr.states, &tr.clue)
+    );
+    assert!(t3.probs == tr.probs, "`trace --csv` probabilities differ");
+
+    // The command records the same run itself.
+    let pfile = dir.join("classic.txt");
+    std::fs::write(&pfile, format!("{CLASSIC}\n")).unwrap();
+    let csv2 = dir.join("trace2.csv");
+    ok(bin()
+        .arg("plot-trace")
+        .arg("--puzzle")
+        .arg(&pfile)
+        .args([
+            "--find-solved",
+            "10",
+            "--lr",
+            "0.05",
+            "--steps",
+            "60",
+            "--compare",
+            "free",
+        ])
+        .arg("--write-trace")
+        .arg(&csv2)
+        .arg("--out-dir")
+        .arg(dir.join("rec")));
+    assert_eq!(
+        IlcaTrace::read_csv(&csv2.display().to_string()).unwrap(),
+        tr
+    );
+    assert_figure(&dir.join("rec/trace-grids.png"));
+    let mut c = bin();
+    let e = fails(c.arg("plot-trace").arg(&csv).args(["--run", "3"]));
+    assert!(e.contains("go with --puzzle"), "{e}");
+
+    // A long trace is cut to max_frames panels.
+    let mut g = TraceGrids::new(&tr, "t");
+    g.max_frames = 4;
+    let (frames, omitted) = g.frames();
+    assert_eq!(frames.len(), 4);
+    assert_eq!(*frames.last().unwrap(), tr.steps.len() - 1);
+    assert!(omitted > 0 || tr.steps.len() <= 4);
+    save(&g, dir.join("short.svg")).unwrap();
+    save(
+        &ProbabilityPanel {
+            trace: &tr,
+            title: "p".into(),
+        },
+        dir.join("p.png"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn trace_csv_errors_name_the_line() {
+    let e = IlcaTrace::parse_csv("t.csv", "step,cell,state,p1,p2,p3\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("3 probability columns"), "{e}");
+    let head = "step,cell,state,p1,p2,p3,p4";
+    let e = IlcaTrace::parse_csv("t.csv", &format!("{head}\n0,0,1,1,0,0,0\n0,99,1,1,0,0,0\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("t.csv:3") && e.contains("cell 99"), "{e}");
+    let e = IlcaTrace::parse_csv("t.csv", &format!("{head}\n0,0,1,1,0,0,x\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("t.csv:2") && e.contains("(p4)"), "{e}");
+    let e = IlcaTrace::parse_csv("t.csv", &format!("{head}\n0,0,1,1,0,0,0\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no row for cell 1"), "{e}");
+    let e = IlcaTrace::parse_csv("t.csv", "cell,state,p1\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no `step` column"), "{e}");
+}
+
+#[test]
+fn lines_plot_for_species_proportions() {
+    let dir = tmp("lines");
+    // 12 "species" over 5 samples: 4 grow, 8 shrink (Horn's Fig. 3 in miniature).
+    let mut text = String::from("generation,conflicts");
+    for s in 0..12 {
+        text.push_str(&format!(",s{s}"));
+    }
+    text.push('\n');
+    for (k, g) in [0, 10, 20, 30, 40].iter().enumerate() {
+        text.push_str(&format!("{g},{}", 10 - 2 * k));
+        for s in 0..12 {
+            let p = if s < 4 {
+                (1.0 + k as f64) / 12.0
+            } else {
+                1.0 / 12.0 / (1.0 + k as f64)
+            };
+            text.push_str(&format!(",{p}"));
+        }
+        text.push('\n');
+    }
+    let csv = dir.join("species.csv");
+    std::fs::write(&csv, text).unwrap();
+    for out in ["species.png", "species.svg"] {
+        ok(bin()
+            .arg("plot-lines")
+            .arg(&csv)
+            .args([
+                "--exclude",
+                "conflicts",
+                "--log-y",
+                "--initial-line",
+                "--top",
+                "4",
+            ])
+            .args([
+                "--title",
+                "RFSS species proportions",
+                "--y-label",
+                "proportion",
+            ])
+            .arg("--out")
+            .arg(dir.join(out)));
+        assert_figure(&dir.join(out));
+    }
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-lines")
+            .arg(&csv)
+            .args(["--exclude", "nope", "--out"])
+            .arg(dir.join("x.png")),
+    );
+    assert!(e.contains("--exclude nope: no such column"), "{e}");
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-lines")
+            .arg(&csv)
+            .arg("--out")
+            .arg(dir.join("x.pdf")),
+    );
+    assert!(e.contains(".png or .svg"), "{e}");
+}
