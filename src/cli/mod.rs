@@ -4,6 +4,10 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod adapters;
+mod generate;
+mod progress;
+mod rate;
+mod solve;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -21,6 +25,13 @@ pub struct Cli {
 pub enum Command {
     /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
     Adapters(adapters::Args),
+    /// Solve every puzzle of a file exactly (constraint propagation + MRV); reports puzzles
+    /// with no or several solutions by line.
+    Solve(solve::Args),
+    /// Rate puzzles like a person would solve them: score, tier, clues, blank fraction, solutions.
+    Rate(rate::Args),
+    /// Generate puzzles: the paper model (blank fraction d) or the rated model (unique, tiered).
+    Generate(generate::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -28,6 +39,9 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Adapters(a) => adapters::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Rate(a) => rate::run(a),
+        Command::Generate(a) => generate::run(a),
     };
     match result {
         Ok(code) => code,
