@@ -21,6 +21,10 @@ pub struct Args {
     /// Paper model: this blank fraction for every puzzle (0 < d < 1, at most 4 decimals).
     #[arg(long)]
     pub d: Option<f64>,
+    /// Paper model: keep every puzzle's solution unique (cells whose removal would allow a
+    /// second solution stay clues; the blank fraction is unchanged).
+    #[arg(long)]
+    pub unique: bool,
     /// Number of puzzles.
     #[arg(long, default_value_t = 10)]
     pub count: usize,
@@ -44,6 +48,9 @@ pub fn command_line(a: &Args) -> String {
     if let Some(d) = a.d {
         s.push_str(&format!(" --d {d}"));
     }
+    if a.unique {
+        s.push_str(" --unique");
+    }
     s.push_str(&format!(
         " --count {} --size {} --seed {}",
         a.count, a.size, a.seed
@@ -65,6 +72,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         model: a.model,
         tier: a.tier,
         d: a.d,
+        unique: a.unique,
         b,
         count: a.count,
         seed: a.seed,
@@ -75,6 +83,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let puzzles = generate(&spec, &|| pb.inc(1))?;
     pb.finish_and_clear();
     let what = match a.model {
+        Model::Paper if a.unique => "paper model, unique variant: a random complete grid with a fraction d of its cells blanked in random order, skipping cells whose removal would allow a second solution; d per puzzle",
         Model::Paper => "paper model: a random complete grid with a fraction d of its cells blanked at random (not always unique); d per puzzle",
         Model::Rated => "rated model: unique puzzles dug from a random complete grid until the human-style rater gives the tier (docs/PUZZLES.md)",
     };

@@ -83,9 +83,10 @@ pub enum Restarts {
     /// One complete search in the configured order.
     Off,
     /// First a deterministic search in the configured order with a budget of `first_budget`
-    /// nodes; if it does not finish, searches with `propagation`, random tie-breaking and random
-    /// value order (seeded, so deterministic), the `branching` heuristic, and budgets `base · luby(i)` (1, 1, 2, 1, 1, 2, 4, …)
-    /// until one finishes. Answers stay exact: counts come from a finished search, or from
+    /// nodes; if it does not finish, one deterministic search with `propagation` and
+    /// `branching` and a budget of 16 · `base`; then searches with those, random tie-breaking
+    /// and random value order (seeded, so deterministic) and budgets `base · luby(i)`
+    /// (1, 1, 2, 1, 1, 2, 4, …) until one finishes. Answers stay exact: counts come from a finished search, or from
     /// `limit` distinct solutions collected across searches.
     Luby {
         first_budget: u64,
@@ -318,6 +319,20 @@ impl Solver {
                     branching,
                     ..self.config
                 };
+                if r.1 && distinct.len() < limit {
+                    // The stronger search in its plain order first: a unique puzzle needs one
+                    // complete search, which random orders rarely make smaller.
+                    stats.restarts += 1;
+                    r = run(
+                        &mut stats,
+                        &mut distinct,
+                        &mut first,
+                        cfg,
+                        None,
+                        Some(base.saturating_mul(16)),
+                        false,
+                    );
+                }
                 let mut i = 0;
                 while r.1 && distinct.len() < limit {
                     if total_limit.is_some_and(|t| stats.nodes >= t) {

@@ -102,6 +102,9 @@ pub struct Spec {
     pub tier: Option<Tier>,
     /// Paper model: a fixed blank fraction (at most 4 decimals), instead of or inside the tier.
     pub d: Option<f64>,
+    /// Paper model: blank only cells whose removal keeps the solution unique (see
+    /// [`paper_puzzle`]); the blank count is the same.
+    pub unique: bool,
     /// Box size (3 for 9x9).
     pub b: usize,
     pub count: usize,
@@ -160,6 +163,10 @@ impl Spec {
                     self.d.is_none(),
                     "--d belongs to the paper model; the rated model digs as deep as uniqueness and the tier allow"
                 );
+                ensure!(
+                    !self.unique,
+                    "--unique belongs to the paper model; rated puzzles are always unique"
+                );
             }
         }
         Ok(())
@@ -213,9 +220,11 @@ pub fn blanks_for(d: f64, cells: usize, tier: Option<Tier>) -> usize {
     }
 }
 
-/// The paper model: one puzzle.
-fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Generated {
-    let solution = random_complete(spec.b, rng);
+/// The paper model: one puzzle. Plain: k = round(d·n²) cells of a random complete grid,
+/// chosen uniformly, are blanked. Unique variant: the cells are visited in random order and a
+/// cell is blanked only if the puzzle keeps a unique solution, until k are blank (a new grid
+/// is drawn if the visit ends first).
+pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Generated {
     let d = match spec.d {
         Some(d) => d,
         None => {
@@ -229,18 +238,34 @@ fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Generated {
             }
         }
     };
-    let cells = solution.cells().len();
+    let cells = Geometry::get(spec.b).cells;
     let k = blanks_for(d, cells, spec.tier);
-    let mut order: Vec<usize> = (0..cells).collect();
-    order.shuffle(rng);
-    let mut grid = solution.clone();
-    for &c in &order[..k] {
-        grid.set(c, 0);
-    }
-    Generated {
-        grid,
-        solution,
-        extra: format!("d={d:.4}"),
+    let mut solver = Solver::new(Config::default());
+    loop {
+        let solution = random_complete(spec.b, rng);
+        let mut order: Vec<usize> = (0..cells).collect();
+        order.shuffle(rng);
+        let mut grid = solution.clone();
+        let mut blanks = 0;
+        for &c in &order {
+            if blanks == k {
+                break;
+            }
+            let v = grid.get(c);
+            grid.set(c, 0);
+            if spec.unique && solver.count_excluding(&grid, 1, Some((c, v))).count != 0 {
+                grid.set(c, v);
+            } else {
+                blanks += 1;
+            }
+        }
+        if blanks == k {
+            return Generated {
+                grid,
+                solution,
+                extra: format!("d={d:.4}"),
+            };
+        }
     }
 }
 

@@ -653,3 +653,129 @@ fn for_each_combo(m: usize, k: usize, f: &mut dyn FnMut(&[usize]) -> bool) {
     let mut idx = Vec::with_capacity(k);
     rec(0, m, k, &mut idx, f);
 }
+
+#[cfg(test)]
+mod tests {
+    //! Each technique on a hand-made candidate state built around a known solution: the
+    //! elimination it must make, and (by the rater's debug assertions) nothing unsound.
+    use super::*;
+    use crate::puzzle::parse_str;
+
+    const SOLUTION: &str =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+    fn sol() -> Grid {
+        parse_str(SOLUTION, None).unwrap().remove(0).grid
+    }
+
+    /// Every cell open, with only its solution digit as candidate, plus the extras given.
+    fn board<'a>(s: &'a Grid, extra: &[(usize, u8)]) -> Board<'a> {
+        let g = s.geometry();
+        let mut b = Board {
+            g,
+            n: 9,
+            solution: s,
+            cand: (0..81).map(|c| 1u64 << (s.get(c) - 1)).collect(),
+            value: vec![0; 81],
+            unplaced: 81,
+        };
+        for &(c, v) in extra {
+            b.cand[c] |= 1u64 << (v - 1);
+        }
+        b
+    }
+
+    fn has(b: &Board, c: usize, v: u8) -> bool {
+        b.cand[c] >> (v - 1) & 1 == 1
+    }
+
+    fn cell(r: usize, c: usize) -> usize {
+        r * 9 + c
+    }
+
+    #[test]
+    fn naked_pair_clears_its_unit() {
+        let s = sol();
+        // Row 0 is 534678912. Cells c0 (5) and c1 (3) become {3,5}; c4 (7) also has 5.
+        let mut b = board(&s, &[(0, 3), (1, 5), (4, 5)]);
+        assert!(b.naked_subset(2));
+        assert!(!has(&b, 4, 5) && has(&b, 0, 3) && has(&b, 1, 5));
+    }
+
+    #[test]
+    fn hidden_pair_clears_its_cells() {
+        let s = sol();
+        // Row 0: digits 5 and 3 only in c0 and c1, which also hold 9 (a digit found elsewhere
+        // in the row: c6 holds 9 as its own digit).
+        let mut b = board(&s, &[(0, 3), (1, 5), (0, 9), (1, 9)]);
+        assert!(b.hidden_subset(2));
+        assert!(!has(&b, 0, 9) && !has(&b, 1, 9));
+        assert!(has(&b, 0, 5) && has(&b, 0, 3));
+    }
+
+    #[test]
+    fn pointing_and_claiming() {
+        let s = sol();
+        // Box 0 rows 0-2 cols 0-2: 534/672/198. Digit 5 is at r0c0. Make 5 possible at r0c1
+        // too (still inside box 0, row 0) and at r0c4 outside the box: the box's 5s lie in
+        // row 0, so r0c4 loses 5.
+        let mut b = board(&s, &[(cell(0, 1), 5), (cell(0, 4), 5)]);
+        assert!(b.pointing());
+        assert!(!has(&b, cell(0, 4), 5) && has(&b, cell(0, 1), 5));
+        // Claiming: row 0's 5s only in box 0 (c0, c2); r1c0 (in box 0, not row 0) loses 5.
+        let mut b = board(&s, &[(cell(0, 2), 5), (cell(1, 0), 5)]);
+        assert!(b.claiming());
+        assert!(!has(&b, cell(1, 0), 5));
+    }
+
+    #[test]
+    fn x_wing_and_swordfish() {
+        let s = sol();
+        let n = 9;
+        let col_of = |r: usize, v: u8| (0..n).find(|&c| s.get(r * n + c) == v).unwrap();
+        // Digit 1 in rows 0 and 4 (different bands): r0 has 1 at c7, r4 at c6. Allow 1 at
+        // r0c6 and r4c7: an X-wing on columns 6 and 7. r8c7 (not 1) gets 1 as an extra.
+        let (a, bb) = (col_of(0, 1), col_of(4, 1));
+        assert_ne!(a, bb);
+        let victim = (0..n)
+            .find(|&r| r != 0 && r != 4 && s.get(r * n + a) != 1)
+            .unwrap();
+        let mut b = board(
+            &s,
+            &[(cell(0, bb), 1), (cell(4, a), 1), (cell(victim, a), 1)],
+        );
+        assert!(b.fish(2));
+        assert!(!has(&b, cell(victim, a), 1));
+        // Swordfish on rows 0, 3, 6 for digit 2: each row allows 2 at its own column and the
+        // next row's column (a 3-cycle), so no X-wing exists; a fourth row loses 2 there.
+        let rows = [0, 3, 6];
+        let cols: Vec<usize> = rows.iter().map(|&r| col_of(r, 2)).collect();
+        let mut extra = vec![];
+        for i in 0..3 {
+            extra.push((cell(rows[i], cols[(i + 1) % 3]), 2));
+        }
+        let victim = (0..n)
+            .find(|r| !rows.contains(r) && s.get(r * n + cols[0]) != 2)
+            .unwrap();
+        extra.push((cell(victim, cols[0]), 2));
+        let mut b = board(&s, &extra);
+        assert!(!b.fish(2), "no X-wing in a 3-cycle");
+        assert!(b.fish(3));
+        assert!(!has(&b, cell(victim, cols[0]), 2));
+    }
+
+    #[test]
+    fn xy_wing() {
+        let s = sol();
+        // Pivot P = r0c0 {5, 7} (solution 5); pincer A = r0c4 {7, 8} (solution 7) in P's row;
+        // pincer B = r3c0 {8, 5} (solution 8) in P's column; z = 8. The cell r3c4 (solution 7)
+        // sees A (column 4) and B (row 3), so it loses an extra 8.
+        let p = cell(0, 0);
+        let a = cell(0, 4);
+        let bcell = cell(3, 0);
+        let mut b = board(&s, &[(p, 7), (a, 8), (bcell, 5), (cell(3, 4), 8)]);
+        assert_eq!(b.cand[p].count_ones(), 2);
+        assert!(b.xy_wing());
+        assert!(!has(&b, cell(3, 4), 8));
+    }
+}
