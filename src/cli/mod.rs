@@ -11,6 +11,10 @@ mod plot;
 mod rfss;
 mod sweep;
 mod trace;
+mod generate;
+mod progress;
+mod rate;
+mod solve;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -44,6 +48,13 @@ pub enum Command {
     PlotTrace(plot::TraceArgs),
     /// Draw the series of a wide CSV over x (e.g. RFSS species proportions, Horn's Fig. 3).
     PlotLines(plot::LinesArgs),
+    /// Solve every puzzle of a file exactly (constraint propagation + MRV); reports puzzles
+    /// with no or several solutions by line.
+    Solve(solve::Args),
+    /// Rate puzzles like a person would solve them: score, tier, clues, blank fraction, solutions.
+    Rate(rate::Args),
+    /// Generate puzzles: the paper model (blank fraction d) or the rated model (unique, tiered).
+    Generate(generate::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -59,6 +70,9 @@ pub fn main() -> ExitCode {
         Command::PlotSweep(a) => plot::run_sweep(a),
         Command::PlotTrace(a) => plot::run_trace(a),
         Command::PlotLines(a) => plot::run_lines(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Rate(a) => rate::run(a),
+        Command::Generate(a) => generate::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Regenerates every generated puzzle file from its command (each file's header holds the same
+# command). Run from the repository root: sh puzzles/regenerate.sh
+set -e
+cargo build --release --quiet
+G="target/release/gpu-sudoku generate"
+i=1
+for t in easy medium hard evil; do
+    $G --model paper --tier $t --count 100 --size 9 --seed $i -o puzzles/$t.txt
+    i=$((i + 1))
+done
+i=11
+for t in easy medium hard evil; do
+    $G --model rated --tier $t --count 100 --size 9 --seed $i -o puzzles/unique/$t.txt
+    i=$((i + 1))
+done
+$G --model paper --tier medium --unique --count 10 --size 16 --seed 16 -o puzzles/16x16.txt
+$G --model paper --d 0.5184 --unique --count 5 --size 25 --seed 25 -o puzzles/25x25.txt
+$G --model paper --d 0.4 --unique --count 3 --size 36 --seed 36 -o puzzles/36x36.txt

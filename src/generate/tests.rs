@@ -1,0 +1,185 @@
+use super::*;
+use crate::exact;
+use crate::puzzle::parse_str;
+
+fn grid(line: &str) -> Grid {
+    parse_str(line, None).unwrap().remove(0).grid
+}
+
+const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const ESCARGOT: &str =
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+
+fn spec(model: Model, tier: Option<Tier>, d: Option<f64>, b: usize, count: usize) -> Spec {
+    Spec {
+        model,
+        tier,
+        d,
+        unique: false,
+        b,
+        count,
+        seed: 42,
+    }
+}
+
+#[test]
+fn tier_bands() {
+    assert!(!Tier::Easy.band_contains(0.1));
+    assert!(Tier::Easy.band_contains(0.1001));
+    assert!(!Tier::Easy.band_contains(0.4));
+    assert!(Tier::Medium.band_contains(0.4));
+    assert!(Tier::Hard.band_contains(0.55));
+    assert!(Tier::Evil.band_contains(0.7) && !Tier::Evil.band_contains(0.9));
+    assert_eq!(Tier::for_d(0.62), Some(Tier::Hard));
+    assert_eq!(Tier::for_d(0.95), None);
+    // Blank counts stay in the band even where rounding d·81 would leave it.
+    for t in Tier::ALL {
+        let (lo, hi, _) = t.d_band();
+        for d in [lo + 1e-4, (lo + hi) / 2.0, hi - 1e-4] {
+            for cells in [81, 256, 625] {
+                let k = blanks_for(d, cells, Some(t));
+                assert!(
+                    t.band_contains(k as f64 / cells as f64),
+                    "{t} d={d} cells={cells} k={k}"
+                );
+            }
+        }
+    }
+    assert_eq!(blanks_for(324.0 / 625.0, 625, None), 324);
+}
+
+#[test]
+fn bad_parameters_are_clear_errors() {
+    let msg = |s: Spec| s.validate().unwrap_err().to_string();
+    assert!(msg(spec(Model::Paper, None, None, 3, 1)).contains("--tier"));
+    assert!(msg(spec(Model::Paper, None, Some(1.5), 3, 1)).contains("outside (0, 1)"));
+    assert!(msg(spec(Model::Paper, None, Some(0.12345), 3, 1)).contains("4 decimals"));
+    assert!(msg(spec(Model::Paper, Some(Tier::Evil), Some(0.5), 3, 1)).contains("evil band"));
+    assert!(msg(spec(Model::Paper, Some(Tier::Easy), None, 3, 0)).contains("--count"));
+    assert!(msg(spec(Model::Rated, None, None, 3, 1)).contains("--tier"));
+    assert!(msg(spec(Model::Rated, Some(Tier::Hard), Some(0.5), 3, 1)).contains("paper model"));
+    assert!(msg(spec(Model::Paper, Some(Tier::Easy), None, 9, 1)).contains("not supported"));
+}
+
+#[test]
+fn paper_model_blanks_a_fraction_d_deterministically() {
+    for t in Tier::ALL {
+        let s = spec(Model::Paper, Some(t), None, 3, 30);
+        let a = generate(&s, &|| {}).unwrap();
+        let b = generate(&s, &|| {}).unwrap();
+        assert_eq!(a, b, "same seed, same puzzles");
+        for g in &a {
+            let d: f64 = g.extra.strip_prefix("d=").unwrap().parse().unwrap();
+            assert!(t.band_contains(d), "{t}: {}", g.extra);
+            assert!(t.band_contains(g.grid.blank_fraction()), "{t}");
+            // Rounding, and keeping the count inside the band, move it by at most one cell.
+            assert!((g.grid.blank_fraction() - d).abs() <= 1.0 / 81.0 + 1e-9);
+            assert!(g.grid.is_consistent());
+            assert!(g.solution.is_solution_of(&g.grid));
+        }
+    }
+    let other = Spec {
+        seed: 43,
+        ..spec(Model::Paper, Some(Tier::Hard), None, 3, 5)
+    };
+    let base = spec(Model::Paper, Some(Tier::Hard), None, 3, 5);
+    assert_ne!(
+        generate(&other, &|| {}).unwrap(),
+        generate(&base, &|| {}).unwrap()
+    );
+    // Puzzle i does not depend on how many are generated.
+    let three = generate(&spec(Model::Paper, Some(Tier::Hard), None, 3, 3), &|| {}).unwrap();
+    assert_eq!(three[..], generate(&base, &|| {}).unwrap()[..3]);
+}
+
+#[test]
+fn paper_model_with_fixed_d_and_large_sizes() {
+    let s = spec(Model::Paper, None, Some(0.5184), 5, 2);
+    for g in generate(&s, &|| {}).unwrap() {
+        assert_eq!(g.grid.clue_count(), 301);
+        assert_eq!(g.extra, "d=0.5184");
+        assert!(g.solution.is_solution_of(&g.grid));
+    }
+    let s = spec(Model::Paper, Some(Tier::Medium), None, 4, 3);
+    for g in generate(&s, &|| {}).unwrap() {
+        assert_eq!(g.grid.side(), 16);
+        assert!(Tier::Medium.band_contains(g.grid.blank_fraction()));
+    }
+}
+
+#[test]
+fn paper_model_unique_variant() {
+    let s = Spec {
+        unique: true,
+        ..spec(Model::Paper, Some(Tier::Hard), None, 3, 10)
+    };
+    for g in generate(&s, &|| {}).unwrap() {
+        assert_eq!(exact::count_solutions(&g.grid, 2), 1);
+        assert!(Tier::Hard.band_contains(g.grid.blank_fraction()));
+    }
+    let s = Spec {
+        unique: true,
+        ..spec(Model::Paper, None, Some(0.5184), 5, 1)
+    };
+    let g = generate(&s, &|| {}).unwrap().remove(0);
+    assert_eq!(g.grid.clue_count(), 301);
+    assert_eq!(exact::count_solutions(&g.grid, 2), 1);
+    let bad = Spec {
+        unique: true,
+        ..spec(Model::Rated, Some(Tier::Hard), None, 3, 1)
+    };
+    assert!(bad.validate().unwrap_err().to_string().contains("--unique"));
+}
+
+#[test]
+fn rated_model_gives_unique_puzzles_of_the_tier() {
+    for t in Tier::ALL {
+        let s = spec(Model::Rated, Some(t), None, 3, 3);
+        let out = generate(&s, &|| {}).unwrap();
+        assert_eq!(out, generate(&s, &|| {}).unwrap());
+        for g in out {
+            assert_eq!(exact::count_solutions(&g.grid, 2), 1);
+            let r = rate(&g.grid).unwrap();
+            assert_eq!(r.tier, t, "{}", g.grid.to_line());
+            assert!(g.extra.starts_with(&format!("tier={t} score={}", r.score)));
+            assert!(g.solution.is_solution_of(&g.grid));
+        }
+    }
+}
+
+#[test]
+fn rated_model_works_for_16x16() {
+    let s = spec(Model::Rated, Some(Tier::Easy), None, 4, 1);
+    let g = generate(&s, &|| {}).unwrap().remove(0);
+    assert_eq!(exact::count_solutions(&g.grid, 2), 1);
+    assert_eq!(rate(&g.grid).unwrap().tier, Tier::Easy);
+}
+
+#[test]
+fn rater_on_known_puzzles() {
+    let classic = rate(&grid(CLASSIC)).unwrap();
+    assert_eq!(classic.tier, Tier::Easy);
+    assert_eq!(classic.guesses(), 0);
+    assert_eq!(
+        classic.uses_of(Technique::HiddenSingle) + classic.uses_of(Technique::NakedSingle),
+        51
+    );
+    let escargot = rate(&grid(ESCARGOT)).unwrap();
+    assert_eq!(escargot.tier, Tier::Evil);
+    assert!(escargot.guesses() > 0);
+    assert!(escargot.score > classic.score);
+    // Not unique: no rating.
+    assert_eq!(rate(&Grid::empty(3)), None);
+}
+
+#[test]
+fn capped_rating_stops_above_the_cap() {
+    let e = grid(ESCARGOT);
+    let s = exact::solve(&e).unwrap();
+    assert_eq!(rate_capped(&e, &s, Tier::Hard), None);
+    assert_eq!(rate_capped(&e, &s, Tier::Evil).unwrap().tier, Tier::Evil);
+    let c = grid(CLASSIC);
+    let cs = exact::solve(&c).unwrap();
+    assert_eq!(rate_capped(&c, &cs, Tier::Easy).unwrap().tier, Tier::Easy);
+}

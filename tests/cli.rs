@@ -1,0 +1,259 @@
+//! The command line as a user runs it: solve, rate and generate, good and bad input.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const CLASSIC_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A scratch file under the target directory, unique per test.
+fn scratch(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn solve_prints_the_solution() {
+    let out = run(&["solve", "puzzles/classic.txt"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{CLASSIC_SOLUTION}\n"));
+    assert!(text(&out.stderr).contains("1 unique"));
+
+    let out = run(&["solve", "--pretty", "puzzles/classic.txt"]);
+    let s = text(&out.stdout);
+    assert!(s.starts_with("line 5:\n+-------+"), "{s}");
+    assert!(s.contains("| 5 3 4 | 6 7 8 | 9 1 2 |"), "{s}");
+}
+
+#[test]
+fn solve_reports_no_and_multiple_solutions_by_line() {
+    // The classic, an empty grid (many solutions), and the classic with a consistent but wrong
+    // clue (r1c3 = 1; its solution has 4 there): no solution.
+    let unsolvable = format!("{}1{}", &CLASSIC[..2], &CLASSIC[3..]);
+    let file = scratch(
+        "mixed.txt",
+        format!("# mixed\n{CLASSIC}\n{}\n{unsolvable}\n", ".".repeat(81)).as_bytes(),
+    );
+    let out = run(&["solve", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines[0], CLASSIC_SOLUTION);
+    assert_eq!(lines[1], "line 3: multiple solutions");
+    assert_eq!(lines[2], "line 4: no solution");
+    assert!(text(&out.stderr).contains("1 unique, 1 with several solutions, 1 without"));
+
+    let out = run(&["solve", "--any", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "still one without a solution");
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines[1].len(), 81, "--any prints one solution");
+    assert!(!lines[1].contains('.'));
+}
+
+#[test]
+fn solve_reads_standard_input() {
+    let mut child = bin()
+        .args(["solve", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(CLASSIC.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout).trim(), CLASSIC_SOLUTION);
+}
+
+#[test]
+fn bad_input_is_a_located_error() {
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "symbol.txt",
+            format!("# c\n{}", CLASSIC.replacen('7', "x", 1)).into_bytes(),
+            ":2:5: unknown symbol 'x'",
+        ),
+        (
+            "short.txt",
+            CLASSIC[..80].as_bytes().to_vec(),
+            ":1:1: a puzzle line needs",
+        ),
+        (
+            "repeat.txt",
+            format!("55{}", &CLASSIC[2..]).into_bytes(),
+            ":1:2: clue 5 repeats in row 1",
+        ),
+        (
+            "binary.txt",
+            vec![0x53, 0x33, 0xff, 0x00, 0x12],
+            ":1:3: not UTF-8",
+        ),
+        ("empty.txt", vec![], "no puzzle found"),
+    ];
+    for (name, contents, expected) in cases {
+        let file = scratch(name, &contents);
+        let path = file.to_str().unwrap();
+        for cmd in ["solve", "rate"] {
+            let out = run(&[cmd, path]);
+            assert_eq!(out.status.code(), Some(1), "{cmd} {name}");
+            let err = text(&out.stderr);
+            assert!(err.starts_with("error: "), "{err}");
+            assert!(err.contains(path), "{cmd} {name}: {err}");
+            assert!(err.contains(expected), "{cmd} {name}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+    }
+    let out = run(&["solve", "no/such/file.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no/such/file.txt: cannot read file"));
+    let out = run(&["solve", "--size", "10", "puzzles/classic.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("--size 10 is not supported"));
+}
+
+#[test]
+fn rate_prints_a_table_and_json() {
+    let out = run(&["rate", "puzzles/classic.txt"]);
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    assert!(s.lines().next().unwrap().contains("solutions"), "{s}");
+    let row = s.lines().nth(1).unwrap();
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(fields[..5], ["5", "30", "0.630", "1", "easy"], "{row}");
+
+    let file = scratch(
+        "rate.txt",
+        format!("{CLASSIC}\n{}\n", ".".repeat(81)).as_bytes(),
+    );
+    let out = run(&["rate", "--json", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["solutions"], 1);
+    assert_eq!(v[0]["tier"], "easy");
+    assert_eq!(v[0]["clues"], 30);
+    assert!(v[0]["uses"]["hidden-single"].as_u64().unwrap() > 0);
+    assert_eq!(v[1]["solutions"], 2);
+    assert!(v[1]["tier"].is_null());
+}
+
+#[test]
+fn generate_writes_a_reproducible_file() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("gen.txt");
+    let p = path.to_str().unwrap();
+    let args = [
+        "generate", "--model", "paper", "--tier", "evil", "--count", "4", "--size", "9", "--seed",
+        "7", "-o", p,
+    ];
+    let out = run(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = std::fs::read_to_string(&path).unwrap();
+    assert!(first.starts_with(&format!(
+        "# gpu-sudoku generate --model paper --tier evil --count 4 --size 9 --seed 7 -o {p}\n"
+    )));
+    assert_eq!(first.lines().filter(|l| !l.starts_with('#')).count(), 4);
+    assert!(first.lines().last().unwrap().contains(" d=0.7") || first.contains(" d=0.8"));
+    assert!(run(&args).status.success());
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        first,
+        "same seed, same file"
+    );
+
+    // Standard output, and the round trip through solve and rate.
+    let out = run(&[
+        "generate", "--model", "rated", "--tier", "hard", "--count", "2", "--seed", "3",
+    ]);
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    assert!(s.contains("tier=hard"));
+    let file = scratch("gen-rated.txt", s.as_bytes());
+    let solved = run(&["solve", file.to_str().unwrap()]);
+    assert!(solved.status.success(), "rated puzzles are unique");
+    let rated = run(&["rate", file.to_str().unwrap()]);
+    assert_eq!(text(&rated.stdout).matches(" hard ").count(), 2);
+}
+
+#[test]
+fn generate_rate_solve_16x16_and_25x25() {
+    for (size, extra) in [
+        ("16", vec!["--tier", "medium"]),
+        ("25", vec!["--d", "0.5184"]),
+    ] {
+        let mut args = vec![
+            "generate", "--model", "paper", "--unique", "--count", "1", "--size", size, "--seed",
+            "1",
+        ];
+        args.extend(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let file = scratch(&format!("gen{size}.txt"), &out.stdout);
+        let f = file.to_str().unwrap();
+        let solved = run(&["solve", f]);
+        assert!(solved.status.success(), "{}", text(&solved.stderr));
+        let n: usize = size.parse().unwrap();
+        assert_eq!(text(&solved.stdout).trim().len(), n * n);
+        let rated = run(&["rate", "--json", f]);
+        let v: serde_json::Value = serde_json::from_slice(&rated.stdout).unwrap();
+        assert_eq!(v[0]["solutions"], 1);
+    }
+}
+
+#[test]
+fn generate_rejects_bad_parameters() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--model", "paper", "--tier", "easy", "--size", "10"],
+            "--size 10 is not supported",
+        ),
+        (
+            &["--model", "paper", "--tier", "easy", "--count", "0"],
+            "--count must be at least 1",
+        ),
+        (&["--model", "paper"], "needs --tier"),
+        (&["--model", "paper", "--d", "1.2"], "outside (0, 1)"),
+        (&["--model", "rated"], "needs --tier"),
+        (
+            &["--model", "paper", "--tier", "easy", "--d", "0.8"],
+            "outside the easy band",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["generate"];
+        all.extend_from_slice(args);
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(expected),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = run(&["generate", "--model", "magic", "--tier", "easy"]);
+    assert!(!out.status.success());
+}
