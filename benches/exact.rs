@@ -11,8 +11,14 @@ use gpu_sudoku::puzzle::{read_puzzles, Grid};
 use std::hint::black_box;
 use std::time::Duration;
 
+/// A puzzle file relative to the working directory (cargo runs benches in the package root),
+/// or else to the package's directory at build time.
 fn load(path: &str) -> Vec<Grid> {
-    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    let full = if std::path::Path::new(path).exists() {
+        path.to_string()
+    } else {
+        format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
+    };
     read_puzzles(&full, Some(9))
         .unwrap_or_else(|e| panic!("{e}"))
         .puzzles
@@ -35,7 +41,12 @@ const FAMOUS: [&str; 6] = [
 fn sets() -> Vec<(&'static str, Vec<Grid>)> {
     let famous = FAMOUS
         .iter()
-        .map(|l| gpu_sudoku::puzzle::parse_str(l, Some(9)).unwrap().remove(0).grid)
+        .map(|l| {
+            gpu_sudoku::puzzle::parse_str(l, Some(9))
+                .unwrap()
+                .remove(0)
+                .grid
+        })
         .collect();
     vec![
         ("unique-hard", load("puzzles/unique/hard.txt")),
