@@ -319,3 +319,72 @@ fn random_value_order_is_deterministic() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+/// The generic search on 9x9 with the given branching, bypassing the fast path.
+fn generic(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
+    let cfg = Config {
+        propagation: Propagation::Full,
+        branching,
+        node_limit: None,
+        restarts: Restarts::Off,
+    };
+    let mut s = Search::new(p.geometry(), cfg, limit, limit, None, None);
+    if s.load(p, None) && limit > 0 {
+        s.dfs(0);
+    }
+    (s.found, s.solutions, s.stats)
+}
+
+fn fast(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
+    let mut s = nine::Nine::new(branching, limit, limit, None);
+    s.run(p.cells(), None);
+    (s.found, s.solutions, s.stats)
+}
+
+#[test]
+fn nine_fast_path_visits_the_same_tree() {
+    let mut puzzles: Vec<Grid> = HARD.iter().map(|l| grid(l)).collect();
+    puzzles.push(grid(CLASSIC));
+    puzzles.push(Grid::empty(3));
+    for i in 0..300u64 {
+        let mut rng = puzzle_rng(21, i);
+        let full = complete::random_complete(3, &mut rng);
+        let mut order: Vec<usize> = (0..81).collect();
+        order.shuffle(&mut rng);
+        let mut p = full.clone();
+        for &c in &order[..(35 + i as usize % 40)] {
+            p.set(c, 0);
+        }
+        if i % 7 == 0 {
+            // A consistent wrong clue: usually no solution.
+            let c = order[0];
+            let v = (1..=9).find(|&v| {
+                v != full.get(c) && {
+                    let mut q = p.clone();
+                    q.set(c, v);
+                    q.is_consistent()
+                }
+            });
+            if let Some(v) = v {
+                p.set(c, v);
+            }
+        }
+        puzzles.push(p);
+    }
+    for p in &puzzles {
+        for branching in [Branching::Mrv, Branching::MrvPlaces] {
+            for limit in [1, 2, 5] {
+                let (gf, gs, gst) = generic(p, branching, limit);
+                let (ff, fs, fst) = fast(p, branching, limit);
+                let what = format!("{branching:?} limit {limit} {}", p.to_line());
+                assert_eq!(gf, ff, "{what}");
+                assert_eq!(gs, fs, "{what}");
+                assert_eq!(
+                    (gst.nodes, gst.guesses, gst.dead_ends),
+                    (fst.nodes, fst.guesses, fst.dead_ends),
+                    "{what}"
+                );
+            }
+        }
+    }
+}
