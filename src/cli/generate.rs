@@ -5,7 +5,6 @@
 use crate::generate::{generate, Model, Spec, Tier};
 use crate::puzzle::Geometry;
 use anyhow::{anyhow, Context, Result};
-use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -118,7 +117,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 started.elapsed().as_secs_f64()
             );
         }
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+        None => super::progress::print_stdout(&text)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,4 +1,5 @@
-//! Progress bars for long commands: drawn on a terminal's stderr only, silent when piped.
+//! Progress bars for long commands (drawn on a terminal's stderr only, silent when piped) and
+//! pipe-friendly output.
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -11,4 +12,14 @@ pub fn bar(len: usize, what: &str) -> ProgressBar {
     );
     pb.set_message(what.to_string());
     pb
+}
+
+/// Writes `text` to standard output; a closed pipe (`| head`) is not an error.
+pub fn print_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }

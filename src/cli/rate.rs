@@ -10,7 +10,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::fmt::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -77,10 +77,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         })
         .collect();
     pb.finish_and_clear();
-    let mut out = std::io::stdout().lock();
+    let mut out = String::new();
     if a.json {
-        serde_json::to_writer_pretty(&mut out, &rows)?;
-        writeln!(out)?;
+        out = serde_json::to_string_pretty(&rows)?;
+        out.push('\n');
+        super::progress::print_stdout(&out)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
@@ -126,5 +127,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
         count(0),
         tiers.join(", ")
     )?;
+    super::progress::print_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -10,7 +10,7 @@ use crate::exact::{classify, Solutions};
 use crate::puzzle::read_puzzles;
 use anyhow::{anyhow, Result};
 use rayon::prelude::*;
-use std::io::Write;
+use std::fmt::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -43,7 +43,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .collect();
     pb.finish_and_clear();
     let (mut unique, mut multiple, mut none) = (0, 0, 0);
-    let mut out = std::io::stdout().lock();
+    let mut out = String::new();
     for (p, r) in file.puzzles.iter().zip(&results) {
         let shown = match r {
             Solutions::Unique(s) => {
@@ -86,6 +86,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
         }
     }
+    super::progress::print_stdout(&out)?;
     eprintln!(
         "{}: {} puzzles, {unique} unique, {multiple} with several solutions, {none} without a solution ({:.3} s)",
         file.path,
