@@ -2,6 +2,8 @@
 //! references that specify every kernel bit for bit.
 
 pub mod cli;
+pub mod exact;
+pub mod generate;
 pub mod gpu;
 pub mod ilca;
 pub mod puzzle;

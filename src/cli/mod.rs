@@ -9,6 +9,10 @@ mod bench;
 pub mod ilca_args;
 mod rfss;
 mod trace;
+mod generate;
+mod progress;
+mod rate;
+mod solve;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -34,6 +38,13 @@ pub enum Command {
     Batch(batch::Args),
     /// Show one ILCA run step by step (grids, conflicts, rewards, penalties, probabilities).
     Trace(trace::Args),
+    /// Solve every puzzle of a file exactly (constraint propagation + MRV); reports puzzles
+    /// with no or several solutions by line.
+    Solve(solve::Args),
+    /// Rate puzzles like a person would solve them: score, tier, clues, blank fraction, solutions.
+    Rate(rate::Args),
+    /// Generate puzzles: the paper model (blank fraction d) or the rated model (unique, tiered).
+    Generate(generate::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -45,6 +56,9 @@ pub fn main() -> ExitCode {
         Command::Rfss(a) => rfss::run(a),
         Command::Batch(a) => batch::run(a),
         Command::Trace(a) => trace::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Rate(a) => rate::run(a),
+        Command::Generate(a) => generate::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,115 @@
+//! `gpu-sudoku generate`: puzzles from the paper model (blank fraction d) or the rated model
+//! (unique, human-style tier), deterministic for `--seed`. The output starts with a header
+//! comment holding the exact command that reproduces it.
+
+use crate::generate::{generate, Model, Spec, Tier};
+use crate::puzzle::Geometry;
+use anyhow::{anyhow, Context, Result};
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// paper: blank a fraction d of a random complete grid (the ILCA paper's tiers, not always
+    /// unique); rated: unique puzzles of a human-style tier.
+    #[arg(long, value_enum)]
+    pub model: Model,
+    /// Tier: the d band for the paper model (easy (0.1,0.4), medium [0.4,0.55), hard [0.55,0.7),
+    /// evil [0.7,0.9)); the rater's tier for the rated model.
+    #[arg(long, value_enum)]
+    pub tier: Option<Tier>,
+    /// Paper model: this blank fraction for every puzzle (0 < d < 1, at most 4 decimals).
+    #[arg(long)]
+    pub d: Option<f64>,
+    /// Number of puzzles.
+    #[arg(long, default_value_t = 10)]
+    pub count: usize,
+    /// Side length: 4, 9, 16, 25, 36, 49 or 64.
+    #[arg(long, default_value_t = 9)]
+    pub size: usize,
+    /// Random seed; the same command and seed give the same file.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<String>,
+}
+
+/// The command line that reproduces a run, with every parameter spelled out.
+pub fn command_line(a: &Args) -> String {
+    let mut s = format!("gpu-sudoku generate --model {}", a.model.name());
+    if let Some(t) = a.tier {
+        s.push_str(&format!(" --tier {t}"));
+    }
+    if let Some(d) = a.d {
+        s.push_str(&format!(" --d {d}"));
+    }
+    s.push_str(&format!(
+        " --count {} --size {} --seed {}",
+        a.count, a.size, a.seed
+    ));
+    if let Some(o) = &a.output {
+        s.push_str(&format!(" -o {o}"));
+    }
+    s
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    let b = Geometry::box_for_side(a.size).ok_or_else(|| {
+        anyhow!(
+            "--size {} is not supported: use 4, 9, 16, 25, 36, 49 or 64",
+            a.size
+        )
+    })?;
+    let spec = Spec {
+        model: a.model,
+        tier: a.tier,
+        d: a.d,
+        b,
+        count: a.count,
+        seed: a.seed,
+    };
+    spec.validate()?;
+    let started = std::time::Instant::now();
+    let pb = super::progress::bar(a.count, "generating");
+    let puzzles = generate(&spec, &|| pb.inc(1))?;
+    pb.finish_and_clear();
+    let what = match a.model {
+        Model::Paper => "paper model: a random complete grid with a fraction d of its cells blanked at random (not always unique); d per puzzle",
+        Model::Rated => "rated model: unique puzzles dug from a random complete grid until the human-style rater gives the tier (docs/PUZZLES.md)",
+    };
+    let mut text = format!(
+        "# {}\n# {what}\n# gpu-sudoku {}, seed {}, {} puzzles of {}x{}\n",
+        command_line(&a),
+        env!("CARGO_PKG_VERSION"),
+        a.seed,
+        a.count,
+        a.size,
+        a.size
+    );
+    for p in &puzzles {
+        text.push_str(&p.grid.to_line());
+        text.push(' ');
+        text.push_str(&p.extra);
+        text.push('\n');
+    }
+    match &a.output {
+        Some(path) => {
+            if let Some(dir) = std::path::Path::new(path)
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+            {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            std::fs::write(path, &text).with_context(|| format!("cannot write {path}"))?;
+            eprintln!(
+                "wrote {} puzzles to {path} ({:.2} s)",
+                puzzles.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,290 @@
+//! Puzzle generation, two models (see docs/PUZZLES.md):
+//!
+//! - **paper**: the ILCA paper's tiers read as a blank fraction d. A random complete grid gets
+//!   round(d·n²) cells blanked, chosen uniformly at random; d is given, or drawn uniformly in the
+//!   tier's band. Uniqueness is not guaranteed. Each puzzle records `d=0.6123`.
+//! - **rated**: unique puzzles of a human-style tier. Clues are removed from a random complete
+//!   grid in random order, each removal kept only if the puzzle stays unique and (below evil)
+//!   its rating stays within the tier; the result is kept when its tier is the one asked for,
+//!   otherwise a new grid is tried. Each puzzle records `tier=… score=… hardest=…`.
+//!
+//! Every puzzle i of a run draws from its own random stream, derived from (seed, i), so the
+//! output does not depend on the number of threads and puzzle i is the same in a longer run.
+
+pub mod complete;
+pub mod rate;
+
+use crate::exact::{Config, Solver};
+use crate::puzzle::{Geometry, Grid};
+use anyhow::{bail, ensure, Result};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+use rand::{Rng, RngExt, SeedableRng};
+use rayon::prelude::*;
+
+pub use complete::random_complete;
+pub use rate::{rate, rate_capped, rate_with_solution, Rating, Technique};
+
+/// Difficulty tiers. For the paper model they are bands of the blank fraction d; for the rated
+/// model they are the tier of the hardest technique the rater needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Tier {
+    Easy,
+    Medium,
+    Hard,
+    Evil,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 4] = [Tier::Easy, Tier::Medium, Tier::Hard, Tier::Evil];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Easy => "easy",
+            Tier::Medium => "medium",
+            Tier::Hard => "hard",
+            Tier::Evil => "evil",
+        }
+    }
+
+    /// The paper's d band: (low, high, low end included). Easy (0.1, 0.4), Medium [0.4, 0.55),
+    /// Hard [0.55, 0.7), Evil [0.7, 0.9); the high end is always excluded.
+    pub fn d_band(self) -> (f64, f64, bool) {
+        match self {
+            Tier::Easy => (0.1, 0.4, false),
+            Tier::Medium => (0.4, 0.55, true),
+            Tier::Hard => (0.55, 0.7, true),
+            Tier::Evil => (0.7, 0.9, true),
+        }
+    }
+
+    /// Whether `d` lies in this tier's band.
+    pub fn band_contains(self, d: f64) -> bool {
+        let (lo, hi, lo_in) = self.d_band();
+        (if lo_in { d >= lo } else { d > lo }) && d < hi
+    }
+
+    /// The paper tier whose band holds `d`, if any.
+    pub fn for_d(d: f64) -> Option<Tier> {
+        Tier::ALL.into_iter().find(|t| t.band_contains(d))
+    }
+}
+
+impl std::fmt::Display for Tier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Model {
+    /// Blank a fraction d of a random complete grid (the ILCA paper's tiers; not always unique).
+    Paper,
+    /// Unique puzzles dug until the human-style rater gives the tier asked for.
+    Rated,
+}
+
+impl Model {
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Paper => "paper",
+            Model::Rated => "rated",
+        }
+    }
+}
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    pub model: Model,
+    /// Tier: the d band (paper) or the rater's tier (rated, required there).
+    pub tier: Option<Tier>,
+    /// Paper model: a fixed blank fraction (at most 4 decimals), instead of or inside the tier.
+    pub d: Option<f64>,
+    /// Box size (3 for 9x9).
+    pub b: usize,
+    pub count: usize,
+    pub seed: u64,
+}
+
+/// One generated puzzle and the fields recorded after it on its line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    pub grid: Grid,
+    /// The complete grid it was made from (a solution; the solution for rated puzzles).
+    pub solution: Grid,
+    /// `d=0.6123` (paper) or `tier=hard score=153 hardest=x-wing` (rated).
+    pub extra: String,
+}
+
+impl Spec {
+    /// Checks the parameters, saying what to change.
+    pub fn validate(&self) -> Result<()> {
+        ensure!(
+            (crate::puzzle::MIN_BOX..=crate::puzzle::MAX_BOX).contains(&self.b),
+            "size {0}x{0} is not supported: use --size 4, 9, 16, 25, 36, 49 or 64",
+            self.b * self.b
+        );
+        ensure!(self.count > 0, "--count must be at least 1");
+        match self.model {
+            Model::Paper => {
+                if self.tier.is_none() && self.d.is_none() {
+                    bail!("the paper model needs --tier (d drawn in its band) or --d (a blank fraction)");
+                }
+                if let Some(d) = self.d {
+                    ensure!(
+                        d.is_finite() && d > 0.0 && d < 1.0,
+                        "--d {d} is outside (0, 1): it is the fraction of blank cells, e.g. --d 0.75"
+                    );
+                    ensure!(
+                        round4(d) == d,
+                        "--d {d} has more than 4 decimals (d is recorded as d=0.xxxx)"
+                    );
+                    if let Some(t) = self.tier {
+                        let (lo, hi, lo_in) = t.d_band();
+                        ensure!(
+                            t.band_contains(d),
+                            "--d {d} is outside the {t} band {}{lo}, {hi}): drop --tier or pick d in the band",
+                            if lo_in { "[" } else { "(" }
+                        );
+                    }
+                }
+            }
+            Model::Rated => {
+                ensure!(
+                    self.tier.is_some(),
+                    "the rated model needs --tier easy|medium|hard|evil"
+                );
+                ensure!(
+                    self.d.is_none(),
+                    "--d belongs to the paper model; the rated model digs as deep as uniqueness and the tier allow"
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Generates `spec.count` puzzles in parallel; `progress` is called once per finished puzzle.
+/// Deterministic for the spec (seed included), whatever the number of threads.
+pub fn generate(spec: &Spec, progress: &(dyn Fn() + Sync)) -> Result<Vec<Generated>> {
+    spec.validate()?;
+    Ok((0..spec.count)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = puzzle_rng(spec.seed, i as u64);
+            let out = match spec.model {
+                Model::Paper => paper_puzzle(spec, &mut rng),
+                Model::Rated => rated_puzzle(spec.b, spec.tier.expect("validated"), &mut rng),
+            };
+            progress();
+            out
+        })
+        .collect())
+}
+
+/// The random stream of puzzle `index` of a run with `seed`.
+pub fn puzzle_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(splitmix(splitmix(seed) ^ index))
+}
+
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn round4(d: f64) -> f64 {
+    (d * 1e4).round() / 1e4
+}
+
+/// Number of cells to blank for blank fraction `d` on `cells` cells, kept inside the tier's
+/// band when one is given (so the puzzle's own blank fraction lies in the band too).
+pub fn blanks_for(d: f64, cells: usize, tier: Option<Tier>) -> usize {
+    let k = (d * cells as f64).round() as usize;
+    let Some(t) = tier else { return k.min(cells) };
+    let frac = |k: usize| k as f64 / cells as f64;
+    let inside: Vec<usize> = (0..=cells).filter(|&k| t.band_contains(frac(k))).collect();
+    match (inside.first(), inside.last()) {
+        (Some(&lo), Some(&hi)) => k.clamp(lo, hi),
+        _ => k,
+    }
+}
+
+/// The paper model: one puzzle.
+fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Generated {
+    let solution = random_complete(spec.b, rng);
+    let d = match spec.d {
+        Some(d) => d,
+        None => {
+            let t = spec.tier.expect("validated");
+            let (lo, hi, _) = t.d_band();
+            loop {
+                let d = round4(rng.random_range(lo..hi));
+                if t.band_contains(d) {
+                    break d;
+                }
+            }
+        }
+    };
+    let cells = solution.cells().len();
+    let k = blanks_for(d, cells, spec.tier);
+    let mut order: Vec<usize> = (0..cells).collect();
+    order.shuffle(rng);
+    let mut grid = solution.clone();
+    for &c in &order[..k] {
+        grid.set(c, 0);
+    }
+    Generated {
+        grid,
+        solution,
+        extra: format!("d={d:.4}"),
+    }
+}
+
+/// The rated model: one unique puzzle of tier `tier`.
+pub fn rated_puzzle<R: Rng + ?Sized>(b: usize, tier: Tier, rng: &mut R) -> Generated {
+    loop {
+        let solution = random_complete(b, rng);
+        let grid = dig(&solution, tier, rng);
+        let rating = rate_with_solution(&grid, &solution);
+        if rating.tier == tier {
+            let extra = format!(
+                "tier={} score={} hardest={}",
+                rating.tier,
+                rating.score,
+                rating.hardest.map(Technique::name).unwrap_or("none")
+            );
+            return Generated {
+                grid,
+                solution,
+                extra,
+            };
+        }
+    }
+}
+
+/// Removes clues of `solution` in random order while the puzzle stays unique and, below evil,
+/// its rating stays at or under `cap`.
+pub fn dig<R: Rng + ?Sized>(solution: &Grid, cap: Tier, rng: &mut R) -> Grid {
+    let g = Geometry::get(solution.box_size());
+    let mut order: Vec<usize> = (0..g.cells).collect();
+    order.shuffle(rng);
+    let mut grid = solution.clone();
+    let mut solver = Solver::new(Config::default());
+    for c in order {
+        let v = grid.get(c);
+        grid.set(c, 0);
+        let unique = solver.count_excluding(&grid, 1, Some((c, v))).count == 0;
+        let keep = unique && (cap == Tier::Evil || rate_capped(&grid, solution, cap).is_some());
+        if !keep {
+            grid.set(c, v);
+        }
+    }
+    grid
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,655 @@
+//! A rater that solves like a person: at every step it uses the easiest technique that makes
+//! progress, from hidden singles up to swordfish, and guesses (bifurcation) only when none does.
+//!
+//! Techniques, in the order they are tried, with their cost per use:
+//!
+//! | technique | cost | tier |
+//! |---|---|---|
+//! | hidden single (a digit has one place left in a row, column or box) | 1 | easy |
+//! | naked single (a cell has one candidate left) | 2 | easy |
+//! | pointing (a box's candidates for a digit lie in one line: off the rest of the line) | 5 | medium |
+//! | claiming (a line's candidates for a digit lie in one box: off the rest of the box) | 5 | medium |
+//! | naked pair | 10 | medium |
+//! | hidden pair | 15 | medium |
+//! | naked triple | 20 | hard |
+//! | hidden triple | 25 | hard |
+//! | X-wing | 30 | hard |
+//! | XY-wing | 35 | hard |
+//! | swordfish | 40 | hard |
+//! | guess | 100 | evil |
+//!
+//! One *use* is one sweep of singles (every hidden single placed by one pass over the units
+//! counts one use per digit placed; naked singles likewise) or one elimination step of any
+//! other technique. After any use the rater starts again from the easiest technique. A guess
+//! places the puzzle's (unique) solution digit in a blank cell with the fewest candidates — the
+//! branch a person would have to try — and the rating goes on from there.
+//!
+//! **Score** = Σ cost × uses. **Tier** = the tier of the hardest technique used: easy (singles
+//! only), medium (up to pairs and locked candidates), hard (up to triples, X-wing, XY-wing,
+//! swordfish), evil (at least one guess). Only puzzles with exactly one solution are rated.
+
+use super::Tier;
+use crate::puzzle::{Geometry, Grid};
+
+/// The rater's techniques, easiest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Technique {
+    HiddenSingle,
+    NakedSingle,
+    Pointing,
+    Claiming,
+    NakedPair,
+    HiddenPair,
+    NakedTriple,
+    HiddenTriple,
+    XWing,
+    XYWing,
+    Swordfish,
+    Guess,
+}
+
+impl Technique {
+    pub const ALL: [Technique; 12] = [
+        Technique::HiddenSingle,
+        Technique::NakedSingle,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::NakedPair,
+        Technique::HiddenPair,
+        Technique::NakedTriple,
+        Technique::HiddenTriple,
+        Technique::XWing,
+        Technique::XYWing,
+        Technique::Swordfish,
+        Technique::Guess,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::HiddenSingle => "hidden-single",
+            Technique::NakedSingle => "naked-single",
+            Technique::Pointing => "pointing",
+            Technique::Claiming => "claiming",
+            Technique::NakedPair => "naked-pair",
+            Technique::HiddenPair => "hidden-pair",
+            Technique::NakedTriple => "naked-triple",
+            Technique::HiddenTriple => "hidden-triple",
+            Technique::XWing => "x-wing",
+            Technique::XYWing => "xy-wing",
+            Technique::Swordfish => "swordfish",
+            Technique::Guess => "guess",
+        }
+    }
+
+    /// Points per use.
+    pub fn cost(self) -> u64 {
+        match self {
+            Technique::HiddenSingle => 1,
+            Technique::NakedSingle => 2,
+            Technique::Pointing | Technique::Claiming => 5,
+            Technique::NakedPair => 10,
+            Technique::HiddenPair => 15,
+            Technique::NakedTriple => 20,
+            Technique::HiddenTriple => 25,
+            Technique::XWing => 30,
+            Technique::XYWing => 35,
+            Technique::Swordfish => 40,
+            Technique::Guess => 100,
+        }
+    }
+
+    pub fn tier(self) -> Tier {
+        match self {
+            Technique::HiddenSingle | Technique::NakedSingle => Tier::Easy,
+            Technique::Pointing
+            | Technique::Claiming
+            | Technique::NakedPair
+            | Technique::HiddenPair => Tier::Medium,
+            Technique::NakedTriple
+            | Technique::HiddenTriple
+            | Technique::XWing
+            | Technique::XYWing
+            | Technique::Swordfish => Tier::Hard,
+            Technique::Guess => Tier::Evil,
+        }
+    }
+}
+
+/// The rating of a puzzle with a unique solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// Σ cost × uses.
+    pub score: u64,
+    /// Tier of the hardest technique used.
+    pub tier: Tier,
+    /// The hardest technique used (`None` for a puzzle with no blank).
+    pub hardest: Option<Technique>,
+    /// Uses per technique, indexed like [`Technique::ALL`].
+    pub uses: [u32; 12],
+}
+
+impl Rating {
+    pub fn uses_of(&self, t: Technique) -> u32 {
+        self.uses[t as usize]
+    }
+    pub fn guesses(&self) -> u32 {
+        self.uses_of(Technique::Guess)
+    }
+}
+
+/// Rates `puzzle`; `None` unless it has exactly one solution.
+pub fn rate(puzzle: &Grid) -> Option<Rating> {
+    match crate::exact::classify(puzzle) {
+        crate::exact::Solutions::Unique(s) => Some(rate_with_solution(puzzle, &s)),
+        _ => None,
+    }
+}
+
+/// Rates `puzzle`, whose unique solution is `solution` (the caller vouches for uniqueness).
+pub fn rate_with_solution(puzzle: &Grid, solution: &Grid) -> Rating {
+    rate_capped(puzzle, solution, Tier::Evil).expect("an evil cap never stops the rater")
+}
+
+/// Rates `puzzle` (unique, with this `solution`) but gives up with `None` as soon as it would
+/// need a technique above `cap`; cheaper than a full rating when only "tier ≤ cap?" matters.
+pub fn rate_capped(puzzle: &Grid, solution: &Grid, cap: Tier) -> Option<Rating> {
+    let mut board = Board::new(puzzle, solution);
+    let mut uses = [0u32; 12];
+    let mut hardest: Option<Technique> = None;
+    while board.unplaced > 0 {
+        let mut used = None;
+        for t in Technique::ALL {
+            if t.tier() > cap {
+                return None;
+            }
+            let k = board.apply(t);
+            if k > 0 {
+                uses[t as usize] += k;
+                used = Some(t);
+                break;
+            }
+        }
+        let t = used.expect("a guess always makes progress");
+        hardest = hardest.max(Some(t));
+    }
+    let score = Technique::ALL
+        .iter()
+        .map(|&t| t.cost() * uses[t as usize] as u64)
+        .sum();
+    Some(Rating {
+        score,
+        tier: hardest.map(Technique::tier).unwrap_or(Tier::Easy),
+        hardest,
+        uses,
+    })
+}
+
+/// Candidates of a partly solved grid.
+struct Board<'a> {
+    g: &'static Geometry,
+    n: usize,
+    solution: &'a Grid,
+    cand: Vec<u64>,
+    value: Vec<u8>,
+    unplaced: usize,
+}
+
+impl<'a> Board<'a> {
+    fn new(puzzle: &Grid, solution: &'a Grid) -> Board<'a> {
+        let g = puzzle.geometry();
+        let full = if g.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << g.n) - 1
+        };
+        let mut board = Board {
+            g,
+            n: g.n,
+            solution,
+            cand: vec![full; g.cells],
+            value: vec![0; g.cells],
+            unplaced: g.cells,
+        };
+        for (c, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                board.place(c, v as usize - 1);
+            }
+        }
+        board
+    }
+
+    fn unit(&self, u: usize) -> &'static [u16] {
+        &self.g.units[u * self.n..(u + 1) * self.n]
+    }
+
+    fn place(&mut self, c: usize, d: usize) {
+        debug_assert_eq!(
+            self.solution.get(c) as usize,
+            d + 1,
+            "rater placed a wrong digit"
+        );
+        debug_assert_eq!(self.value[c], 0);
+        let bit = 1u64 << d;
+        self.value[c] = d as u8 + 1;
+        self.cand[c] = bit;
+        self.unplaced -= 1;
+        for &p in self.g.peers_of(c) {
+            if self.value[p as usize] == 0 {
+                self.cand[p as usize] &= !bit;
+            }
+        }
+    }
+
+    /// Removes the digits `mask` from blank cell `c`; true if anything was removed.
+    fn eliminate(&mut self, c: usize, mask: u64) -> bool {
+        if self.value[c] != 0 || self.cand[c] & mask == 0 {
+            return false;
+        }
+        debug_assert_eq!(
+            mask & (1u64 << (self.solution.get(c) - 1)),
+            0,
+            "rater eliminated a solution digit"
+        );
+        self.cand[c] &= !mask;
+        true
+    }
+
+    /// Applies technique `t` once; returns its number of uses (0: it does not apply).
+    fn apply(&mut self, t: Technique) -> u32 {
+        match t {
+            Technique::HiddenSingle => self.hidden_singles(),
+            Technique::NakedSingle => self.naked_singles(),
+            Technique::Pointing => self.pointing() as u32,
+            Technique::Claiming => self.claiming() as u32,
+            Technique::NakedPair => self.naked_subset(2) as u32,
+            Technique::HiddenPair => self.hidden_subset(2) as u32,
+            Technique::NakedTriple => self.naked_subset(3) as u32,
+            Technique::HiddenTriple => self.hidden_subset(3) as u32,
+            Technique::XWing => self.fish(2) as u32,
+            Technique::XYWing => self.xy_wing() as u32,
+            Technique::Swordfish => self.fish(3) as u32,
+            Technique::Guess => self.guess(),
+        }
+    }
+
+    /// One pass over the units (boxes, then rows, then columns), placing every hidden single.
+    fn hidden_singles(&mut self) -> u32 {
+        let n = self.n;
+        let mut placed = 0;
+        for k in 0..3 * n {
+            let u = (k + 2 * n) % (3 * n); // boxes first, as people scan
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &c in self.unit(u) {
+                if self.value[c as usize] == 0 {
+                    let m = self.cand[c as usize];
+                    twice |= once & m;
+                    once |= m;
+                }
+            }
+            let mut hidden = once & !twice;
+            while hidden != 0 {
+                let d = hidden.trailing_zeros() as usize;
+                hidden &= hidden - 1;
+                let cell = self
+                    .unit(u)
+                    .iter()
+                    .map(|&c| c as usize)
+                    .find(|&c| self.value[c] == 0 && self.cand[c] >> d & 1 == 1);
+                if let Some(c) = cell {
+                    self.place(c, d);
+                    placed += 1;
+                }
+            }
+        }
+        placed
+    }
+
+    fn naked_singles(&mut self) -> u32 {
+        let mut placed = 0;
+        for c in 0..self.g.cells {
+            if self.value[c] == 0 && self.cand[c].count_ones() == 1 {
+                let d = self.cand[c].trailing_zeros() as usize;
+                self.place(c, d);
+                placed += 1;
+            }
+        }
+        placed
+    }
+
+    /// Row, column and box of every cell.
+    fn rcb(&self, c: usize) -> (usize, usize, usize) {
+        self.g.row_col_box(c)
+    }
+
+    fn pointing(&mut self) -> bool {
+        let n = self.n;
+        for bx in 0..n {
+            let u = 2 * n + bx;
+            for d in 0..n {
+                let bit = 1u64 << d;
+                let (mut rows, mut cols, mut any) = (0u64, 0u64, false);
+                for &c in self.unit(u) {
+                    let c = c as usize;
+                    if self.value[c] == 0 && self.cand[c] & bit != 0 {
+                        let (r, col, _) = self.rcb(c);
+                        rows |= 1 << r;
+                        cols |= 1 << col;
+                        any = true;
+                    }
+                }
+                if !any {
+                    continue;
+                }
+                let mut changed = false;
+                if rows.count_ones() == 1 {
+                    let r = rows.trailing_zeros() as usize;
+                    for &c in self.unit(r) {
+                        if self.rcb(c as usize).2 != bx {
+                            changed |= self.eliminate(c as usize, bit);
+                        }
+                    }
+                }
+                if cols.count_ones() == 1 {
+                    let col = cols.trailing_zeros() as usize;
+                    for &c in self.unit(n + col) {
+                        if self.rcb(c as usize).2 != bx {
+                            changed |= self.eliminate(c as usize, bit);
+                        }
+                    }
+                }
+                if changed {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn claiming(&mut self) -> bool {
+        let n = self.n;
+        for u in 0..2 * n {
+            for d in 0..n {
+                let bit = 1u64 << d;
+                let (mut boxes, mut any) = (0u64, false);
+                for &c in self.unit(u) {
+                    let c = c as usize;
+                    if self.value[c] == 0 && self.cand[c] & bit != 0 {
+                        boxes |= 1 << self.rcb(c).2;
+                        any = true;
+                    }
+                }
+                if !any || boxes.count_ones() != 1 {
+                    continue;
+                }
+                let bx = boxes.trailing_zeros() as usize;
+                let mut changed = false;
+                for &c in self.unit(2 * n + bx) {
+                    let (r, col, _) = self.rcb(c as usize);
+                    let on_line = if u < n { r == u } else { col == u - n };
+                    if !on_line {
+                        changed |= self.eliminate(c as usize, bit);
+                    }
+                }
+                if changed {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Naked pair (k = 2) / triple (k = 3): k blank cells of a unit whose candidates together
+    /// are k digits; those digits leave the unit's other cells.
+    fn naked_subset(&mut self, k: usize) -> bool {
+        for u in 0..3 * self.n {
+            let unit = self.unit(u);
+            let small: Vec<usize> = unit
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| {
+                    self.value[c] == 0 && (2..=k as u32).contains(&self.cand[c].count_ones())
+                })
+                .collect();
+            if small.len() < k {
+                continue;
+            }
+            let mut hit: Option<(u64, Vec<usize>)> = None;
+            for_each_combo(small.len(), k, &mut |idx| {
+                let union = idx.iter().fold(0u64, |m, &i| m | self.cand[small[i]]);
+                if union.count_ones() as usize != k {
+                    return false;
+                }
+                let members: Vec<usize> = idx.iter().map(|&i| small[i]).collect();
+                let useful = unit.iter().any(|&c| {
+                    let c = c as usize;
+                    !members.contains(&c) && self.value[c] == 0 && self.cand[c] & union != 0
+                });
+                if useful {
+                    hit = Some((union, members));
+                }
+                useful
+            });
+            if let Some((union, members)) = hit {
+                for &c in unit {
+                    if !members.contains(&(c as usize)) {
+                        self.eliminate(c as usize, union);
+                    }
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Hidden pair / triple: k digits of a unit confined to the same k cells; every other
+    /// digit leaves those cells.
+    fn hidden_subset(&mut self, k: usize) -> bool {
+        let n = self.n;
+        for u in 0..3 * n {
+            let unit = self.unit(u);
+            // Positions (indices within the unit) of each digit still open in the unit.
+            let mut pos = vec![0u64; n];
+            let mut placed = 0u64;
+            for (i, &c) in unit.iter().enumerate() {
+                let c = c as usize;
+                if self.value[c] != 0 {
+                    placed |= self.cand[c];
+                } else {
+                    let mut m = self.cand[c];
+                    while m != 0 {
+                        pos[m.trailing_zeros() as usize] |= 1 << i;
+                        m &= m - 1;
+                    }
+                }
+            }
+            let digits: Vec<usize> = (0..n)
+                .filter(|&d| placed >> d & 1 == 0 && (2..=k as u32).contains(&pos[d].count_ones()))
+                .collect();
+            if digits.len() < k {
+                continue;
+            }
+            let mut hit: Option<(u64, u64)> = None;
+            for_each_combo(digits.len(), k, &mut |idx| {
+                let cells = idx.iter().fold(0u64, |m, &i| m | pos[digits[i]]);
+                if cells.count_ones() as usize != k {
+                    return false;
+                }
+                let keep = idx.iter().fold(0u64, |m, &i| m | 1 << digits[i]);
+                let useful =
+                    (0..n).any(|i| cells >> i & 1 == 1 && self.cand[unit[i] as usize] & !keep != 0);
+                if useful {
+                    hit = Some((cells, keep));
+                }
+                useful
+            });
+            if let Some((cells, keep)) = hit {
+                for (i, &c) in unit.iter().enumerate() {
+                    if cells >> i & 1 == 1 {
+                        self.eliminate(c as usize, !keep);
+                    }
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// X-wing (k = 2) / swordfish (k = 3): for a digit, k rows whose candidates lie in the same
+    /// k columns (or the same with rows and columns swapped): the digit leaves those columns'
+    /// other cells.
+    fn fish(&mut self, k: usize) -> bool {
+        let n = self.n;
+        for d in 0..n {
+            let bit = 1u64 << d;
+            for by_rows in [true, false] {
+                // lines[i]: the cross positions of digit d in base line i (0 when placed there).
+                let mut lines = vec![0u64; n];
+                for (i, line) in lines.iter_mut().enumerate() {
+                    for j in 0..n {
+                        let c = if by_rows { i * n + j } else { j * n + i };
+                        if self.value[c] == d as u8 + 1 {
+                            *line = 0;
+                            break;
+                        }
+                        if self.value[c] == 0 && self.cand[c] & bit != 0 {
+                            *line |= 1 << j;
+                        }
+                    }
+                }
+                let base: Vec<usize> = (0..n)
+                    .filter(|&i| (2..=k as u32).contains(&lines[i].count_ones()))
+                    .collect();
+                if base.len() < k {
+                    continue;
+                }
+                let mut hit: Option<(u64, u64)> = None;
+                for_each_combo(base.len(), k, &mut |idx| {
+                    let cover = idx.iter().fold(0u64, |m, &i| m | lines[base[i]]);
+                    if cover.count_ones() as usize != k {
+                        return false;
+                    }
+                    let rows = idx.iter().fold(0u64, |m, &i| m | 1 << base[i]);
+                    let useful = (0..n).any(|i| {
+                        rows >> i & 1 == 0
+                            && (0..n).any(|j| {
+                                cover >> j & 1 == 1 && {
+                                    let c = if by_rows { i * n + j } else { j * n + i };
+                                    self.value[c] == 0 && self.cand[c] & bit != 0
+                                }
+                            })
+                    });
+                    if useful {
+                        hit = Some((rows, cover));
+                    }
+                    useful
+                });
+                if let Some((rows, cover)) = hit {
+                    for i in (0..n).filter(|&i| rows >> i & 1 == 0) {
+                        for j in (0..n).filter(|&j| cover >> j & 1 == 1) {
+                            let c = if by_rows { i * n + j } else { j * n + i };
+                            self.eliminate(c, bit);
+                        }
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn sees(&self, a: usize, b: usize) -> bool {
+        let (ra, ca, ba) = self.rcb(a);
+        let (rb, cb, bb) = self.rcb(b);
+        a != b && (ra == rb || ca == cb || ba == bb)
+    }
+
+    /// XY-wing: a pivot with candidates {x, y} sees pincers {x, z} and {y, z}; z leaves every
+    /// cell that sees both pincers.
+    fn xy_wing(&mut self) -> bool {
+        for pivot in 0..self.g.cells {
+            let pm = self.cand[pivot];
+            if self.value[pivot] != 0 || pm.count_ones() != 2 {
+                continue;
+            }
+            let wings: Vec<usize> = self
+                .g
+                .peers_of(pivot)
+                .iter()
+                .map(|&p| p as usize)
+                .filter(|&p| {
+                    let m = self.cand[p];
+                    self.value[p] == 0 && m.count_ones() == 2 && (m & pm).count_ones() == 1
+                })
+                .collect();
+            for (i, &a) in wings.iter().enumerate() {
+                for &w in &wings[i + 1..] {
+                    let (ma, mb) = (self.cand[a], self.cand[w]);
+                    // The pincers share z, not in the pivot, and together cover the pivot.
+                    let z = ma & mb & !pm;
+                    if z.count_ones() != 1 || (ma | mb) & pm != pm {
+                        continue;
+                    }
+                    let targets: Vec<usize> = self
+                        .g
+                        .peers_of(a)
+                        .iter()
+                        .map(|&c| c as usize)
+                        .filter(|&c| {
+                            c != w && self.sees(c, w) && self.value[c] == 0 && self.cand[c] & z != 0
+                        })
+                        .collect();
+                    if !targets.is_empty() {
+                        for c in targets {
+                            self.eliminate(c, z);
+                        }
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Places the solution digit in the first blank cell with the fewest candidates.
+    fn guess(&mut self) -> u32 {
+        let best = (0..self.g.cells)
+            .filter(|&c| self.value[c] == 0)
+            .min_by_key(|&c| self.cand[c].count_ones());
+        match best {
+            Some(c) => {
+                let d = self.solution.get(c) as usize - 1;
+                self.place(c, d);
+                1
+            }
+            None => 0,
+        }
+    }
+}
+
+/// Calls `f` with every k-subset of 0..m (as ascending indices) until it returns true.
+fn for_each_combo(m: usize, k: usize, f: &mut dyn FnMut(&[usize]) -> bool) {
+    fn rec(
+        start: usize,
+        m: usize,
+        k: usize,
+        idx: &mut Vec<usize>,
+        f: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> bool {
+        if idx.len() == k {
+            return f(idx);
+        }
+        for i in start..m {
+            if m - i < k - idx.len() {
+                break;
+            }
+            idx.push(i);
+            if rec(i + 1, m, k, idx, f) {
+                return true;
+            }
+            idx.pop();
+        }
+        false
+    }
+    let mut idx = Vec::with_capacity(k);
+    rec(0, m, k, &mut idx, f);
+}
