@@ -6,13 +6,14 @@ use std::process::ExitCode;
 mod adapters;
 mod batch;
 mod bench;
-pub mod ilca_args;
-mod rfss;
-mod trace;
+mod compare;
 mod generate;
+pub mod ilca_args;
 mod progress;
 mod rate;
+mod rfss;
 mod solve;
+mod trace;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -45,6 +46,9 @@ pub enum Command {
     Rate(rate::Args),
     /// Generate puzzles: the paper model (blank fraction d) or the rated model (unique, tiered).
     Generate(generate::Args),
+    /// Compare the classic baselines, ILCA and RFSS (CPU) on the same puzzle files:
+    /// solved %, wall time per puzzle and iterations per algorithm and file.
+    Compare(compare::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
@@ -59,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Solve(a) => solve::run(a),
         Command::Rate(a) => rate::run(a),
         Command::Generate(a) => generate::run(a),
+        Command::Compare(a) => compare::run(a),
     };
     match result {
         Ok(code) => code,
