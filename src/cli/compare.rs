@@ -274,12 +274,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<28} {:<24} {:>9} {:>8} {:>11} {:>11} {:>12} {:<11}",
+        "{:<28} {:<28} {:>9} {:>8} {:>11} {:>11} {:>12} {:<11}",
         "file", "algorithm", "attempts", "solved%", "median ms", "mean ms", "median iter", "unit"
     );
     for r in rows {
         println!(
-            "{:<28} {:<24} {:>9} {:>8.1} {:>11.3} {:>11.3} {:>12} {:<11}",
+            "{:<28} {:<28} {:>9} {:>8.1} {:>11.3} {:>11.3} {:>12} {:<11}",
             r.file,
             r.algo,
             r.attempts,
