@@ -69,12 +69,12 @@ fn candidates(cells: &[u8], n: usize, b: usize) -> Option<Vec<u64>> {
     for (c, &v) in cells.iter().enumerate() {
         if v != 0 {
             let (r, col, bx) = rcb(n, b, c);
-            rows[r] |= 1 << v;
-            cols[col] |= 1 << v;
-            boxes[bx] |= 1 << v;
+            rows[r] |= 1u64 << (v - 1);
+            cols[col] |= 1u64 << (v - 1);
+            boxes[bx] |= 1u64 << (v - 1);
         }
     }
-    let all: u64 = ((1u64 << (n + 1)) - 1) & !1;
+    let all: u64 = u64::MAX >> (64 - n);
     let mut out = vec![0u64; n * n];
     let mut dead = false;
     for (c, &v) in cells.iter().enumerate() {
@@ -159,7 +159,7 @@ impl Search<'_> {
             return true; // the board is full
         };
         for d in 1..=self.n as u8 {
-            if cand[c] & (1 << d) == 0 {
+            if cand[c] & (1u64 << (d - 1)) == 0 {
                 continue;
             }
             if self.clock.out(self.trials) {

@@ -34,7 +34,7 @@ impl Plain<'_> {
         let (r, col, bx) = rcb(self.n, self.b, c);
         let used = self.rows[r] | self.cols[col] | self.boxes[bx];
         for v in 1..=self.n as u8 {
-            let bit = 1u64 << v;
+            let bit = 1u64 << (v - 1);
             if used & bit != 0 {
                 continue;
             }
@@ -88,7 +88,7 @@ impl Baseline for Backtracking {
             let v = s.cells[c];
             if v != 0 {
                 let (r, col, bx) = rcb(n, b, c);
-                let bit = 1u64 << v;
+                let bit = 1u64 << (v - 1);
                 clash |= (s.rows[r] | s.cols[col] | s.boxes[bx]) & bit != 0;
                 s.rows[r] |= bit;
                 s.cols[col] |= bit;

@@ -177,9 +177,12 @@ pub fn fitness(cells: &[u8], n: usize, b: usize) -> u32 {
     for u in 0..3 * n {
         let mut seen = 0u64;
         for &c in geom.unit(u) {
-            seen |= 1 << cells[c as usize];
+            let v = cells[c as usize];
+            if v != 0 {
+                seen |= 1u64 << (v - 1);
+            }
         }
-        missing += n as u32 - (seen & !1).count_ones();
+        missing += n as u32 - seen.count_ones();
     }
     missing
 }
@@ -315,8 +318,9 @@ impl Baseline for Ga {
             let mut seen = 0u64;
             (r * n..(r + 1) * n).all(|c| {
                 let v = puzzle.get(c);
-                let fresh = v == 0 || seen & (1 << v) == 0;
-                seen |= 1 << v;
+                let bit = if v == 0 { 0 } else { 1u64 << (v - 1) };
+                let fresh = seen & bit == 0;
+                seen |= bit;
                 fresh
             })
         });

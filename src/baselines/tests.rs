@@ -208,3 +208,42 @@ fn batch_is_in_order_and_uses_distinct_seeds() {
         "runs of one puzzle use different seeds"
     );
 }
+
+/// A valid complete grid of box size b (pattern solution) with a few cells blanked.
+fn pattern(b: usize, blanks: &[usize]) -> Grid {
+    let n = b * b;
+    let cells = (0..n * n)
+        .map(|c| {
+            let (r, col) = (c / n, c % n);
+            ((b * (r % b) + r / b + col) % n + 1) as u8
+        })
+        .collect();
+    let mut g = Grid::from_cells(b, cells).unwrap();
+    assert!(g.is_complete() && g.is_consistent());
+    for &c in blanks {
+        g.set(c, 0);
+    }
+    g
+}
+
+#[test]
+fn all_sizes_from_4x4_to_64x64() {
+    for b in [2, 3, 4, 8] {
+        let n = b * b;
+        // Two cells of one row blanked: solvable by every method.
+        let p = pattern(b, &[0, n - 1]);
+        let ga = Ga::new(GaParams {
+            population: 10,
+            ..GaParams::default()
+        })
+        .unwrap();
+        let sa = SimulatedAnnealing::new(1.0, 0.995).unwrap();
+        let astar = AStar::new(Heuristic::BigCrossed);
+        let algos: [&dyn Baseline; 6] = [&Backtracking, &Mrv, &astar, &ga, &sa, &HillClimbing];
+        for a in algos {
+            let r = a.solve(&p, 3, &Budget::iterations(1000));
+            check(&r, &p);
+            assert!(r.solved, "{} on {n}x{n}", a.name());
+        }
+    }
+}
