@@ -99,7 +99,7 @@ fn bad_input_is_a_located_error() {
         ),
         (
             "short.txt",
-            CLASSIC[..80].as_bytes().to_vec(),
+            CLASSIC.as_bytes()[..80].to_vec(),
             ":1:1: a puzzle line needs",
         ),
         (
