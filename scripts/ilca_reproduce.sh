@@ -21,7 +21,7 @@ row() {
   while [ "$1" != "--" ]; do files+=("$1"); shift; done
   shift
   local cells out
-  if ! out=$("$B" batch "${files[@]}" --backend cpu "$@" 2>&1); then
+  if ! out=$("$B" batch "${files[@]}" --backend "${BACKEND:-cpu}" "$@" 2>&1); then
     echo "failed: $B batch ${files[*]} $*: $out" >&2
     exit 1
   fi

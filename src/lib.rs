@@ -1,6 +1,7 @@
 //! gpu-sudoku: bio-inspired Sudoku solvers (ILCA, RFSS) batched on the GPU, with CPU
 //! references that specify every kernel bit for bit.
 
+pub mod baselines;
 pub mod cli;
 pub mod exact;
 pub mod generate;

@@ -56,6 +56,8 @@ proptest! {
 
     #[test]
     fn a_mutated_classic_is_read_or_located(pos in 0usize..81, ch in any::<char>()) {
+        // A line break would move the rest of the puzzle to the next line: not a mutation in place.
+        prop_assume!(ch != '\n');
         let mut chars: Vec<char> = CLASSIC.chars().collect();
         chars[pos] = ch;
         let text: String = format!("# header\n{}\n", chars.into_iter().collect::<String>());

@@ -6,15 +6,16 @@ use std::process::ExitCode;
 mod adapters;
 mod batch;
 mod bench;
+mod compare;
+mod generate;
 pub mod ilca_args;
 mod plot;
-mod rfss;
-mod sweep;
-mod trace;
-mod generate;
 mod progress;
 mod rate;
+mod rfss;
 mod solve;
+mod sweep;
+mod trace;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -30,24 +31,19 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
-    Adapters(adapters::Args),
-    /// Run one ILCA batch on the CPU reference and on the GPU, compare throughput and results.
-    Bench(bench::Args),
-    /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.
-    Rfss(rfss::Args),
     /// Run ILCA on puzzle files (several runs each) and report solved %, steps and speed.
     Batch(batch::Args),
     /// Show one ILCA run step by step (grids, conflicts, rewards, penalties, probabilities).
     Trace(trace::Args),
+    /// Run one ILCA batch on the CPU reference and on the GPU, compare throughput and results.
+    Bench(bench::Args),
     /// Sweep one or two ILCA parameters over ranges on puzzle files: CSV of resolution rates + figures.
     Sweep(sweep::Args),
-    /// Redraw a sweep's figures from its CSV.
-    PlotSweep(plot::SweepArgs),
-    /// Draw an ILCA trace CSV: grids by step (paper Fig. 3) and probability histories (Fig. 4).
-    PlotTrace(plot::TraceArgs),
-    /// Draw the series of a wide CSV over x (e.g. RFSS species proportions, Horn's Fig. 3).
-    PlotLines(plot::LinesArgs),
+    /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.
+    Rfss(rfss::Args),
+    /// Compare the classic baselines, ILCA and RFSS (CPU) on the same puzzle files:
+    /// solved %, wall time per puzzle and iterations per algorithm and file.
+    Compare(compare::Args),
     /// Solve every puzzle of a file exactly (constraint propagation + MRV); reports puzzles
     /// with no or several solutions by line.
     Solve(solve::Args),
@@ -55,24 +51,33 @@ pub enum Command {
     Rate(rate::Args),
     /// Generate puzzles: the paper model (blank fraction d) or the rated model (unique, tiered).
     Generate(generate::Args),
+    /// Redraw a sweep's figures from its CSV.
+    PlotSweep(plot::SweepArgs),
+    /// Draw an ILCA trace CSV: grids by step (paper Fig. 3) and probability histories (Fig. 4).
+    PlotTrace(plot::TraceArgs),
+    /// Draw the series of a wide CSV over x (e.g. RFSS species proportions, Horn's Fig. 3).
+    PlotLines(plot::LinesArgs),
+    /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
+    Adapters(adapters::Args),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Adapters(a) => adapters::run(a),
-        Command::Bench(a) => bench::run(a),
-        Command::Rfss(a) => rfss::run(a),
         Command::Batch(a) => batch::run(a),
         Command::Trace(a) => trace::run(a),
+        Command::Bench(a) => bench::run(a),
         Command::Sweep(a) => sweep::run(a),
-        Command::PlotSweep(a) => plot::run_sweep(a),
-        Command::PlotTrace(a) => plot::run_trace(a),
-        Command::PlotLines(a) => plot::run_lines(a),
+        Command::Rfss(a) => rfss::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Rate(a) => rate::run(a),
         Command::Generate(a) => generate::run(a),
+        Command::PlotSweep(a) => plot::run_sweep(a),
+        Command::PlotTrace(a) => plot::run_trace(a),
+        Command::PlotLines(a) => plot::run_lines(a),
+        Command::Adapters(a) => adapters::run(a),
     };
     match result {
         Ok(code) => code,

@@ -93,7 +93,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let gpu = match a.backend {
         Backend::Cpu => None,
         Backend::Gpu => Some(Gpu::open(a.adapter.as_deref())?),
-        Backend::Auto => match Gpu::open(a.adapter.as_deref()) {
+        Backend::Auto => match Gpu::open_auto(a.adapter.as_deref()) {
             Ok(g) => Some(g),
             Err(e) => {
                 eprintln!("note: no GPU ({e:#}); running on the CPU");

@@ -179,7 +179,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             )?;
             Engine::Gpu(&gpu)
         }
-        Backend::Auto => match Gpu::open(a.adapter.as_deref()) {
+        Backend::Auto => match Gpu::open_auto(a.adapter.as_deref()) {
             Ok(g) => {
                 gpu = g;
                 Engine::Gpu(&gpu)

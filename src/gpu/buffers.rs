@@ -35,7 +35,18 @@ impl Gpu {
 
     /// Copies the first `len` u32 of `src` back to the host, waiting for the GPU.
     pub fn read_u32(&self, src: &wgpu::Buffer, len: usize) -> Result<Vec<u32>> {
-        let bytes = (len * 4) as u64;
+        self.read_pod(src, 0, len)
+    }
+
+    /// Copies `count` values of type `T` from byte `offset` of `src` back to the host,
+    /// waiting for the GPU (a staging buffer, as in wgpu's hello_compute).
+    pub fn read_pod<T: bytemuck::Pod>(
+        &self,
+        src: &wgpu::Buffer,
+        offset: u64,
+        count: usize,
+    ) -> Result<Vec<T>> {
+        let bytes = (count * std::mem::size_of::<T>()) as u64;
         if bytes == 0 {
             return Ok(Vec::new());
         }
@@ -48,7 +59,7 @@ impl Gpu {
         let mut enc = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        enc.copy_buffer_to_buffer(src, 0, &staging, 0, bytes);
+        enc.copy_buffer_to_buffer(src, offset, &staging, 0, bytes);
         let idx = self.queue.submit([enc.finish()]);
         let (tx, rx) = std::sync::mpsc::channel();
         staging.map_async(wgpu::MapMode::Read, .., move |r| {
@@ -67,7 +78,7 @@ impl Gpu {
             let view = staging
                 .get_mapped_range(..)
                 .context("reading the mapped buffer")?;
-            bytemuck::cast_slice::<u8, u32>(&view).to_vec()
+            bytemuck::cast_slice::<u8, T>(&view).to_vec()
         };
         staging.unmap();
         Ok(out)

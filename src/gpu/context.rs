@@ -95,6 +95,21 @@ impl Gpu {
         })
     }
 
+    /// What `--backend auto` opens: like [`Gpu::open`], but without an explicit `pick` a
+    /// software adapter (lavapipe/llvmpipe: device type Cpu) is refused, since the CPU reference
+    /// on the same cores is faster; `--backend gpu` still uses it.
+    pub fn open_auto(pick: Option<&str>) -> Result<Gpu> {
+        let gpu = Gpu::open(pick)?;
+        if pick.is_none() && gpu.info.device_type == wgpu::DeviceType::Cpu {
+            bail!(
+                "no GPU adapter, only the software one {} (slower than the CPU reference; \
+                 `--backend gpu` uses it anyway)",
+                gpu.describe()
+            );
+        }
+        Ok(gpu)
+    }
+
     /// The kernel stored under `key`, made by `make` the first time.
     pub fn cached<T: Any + Send + Sync>(
         &self,

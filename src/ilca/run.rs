@@ -92,7 +92,7 @@ impl IlcaRunner {
                             .into(),
                     )));
                 };
-                match Gpu::open(adapter) {
+                match Gpu::open_auto(adapter) {
                     Ok(gpu) => Ok(IlcaRunner {
                         engine: Engine::Gpu(gpu.describe()),
                         gpu: Some((gpu, f)),

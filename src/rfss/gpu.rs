@@ -11,7 +11,7 @@ use super::enhance::{self, Search};
 use super::{finish, Problem, ReadoffState, RfssOutcome, RfssParams, Underflow};
 use crate::gpu::Gpu;
 use crate::puzzle::Grid;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use std::time::{Duration, Instant};
 use wgpu::util::DeviceExt;
 
@@ -278,48 +278,6 @@ pub fn run_detailed(
         .collect())
 }
 
-fn read_back<T: bytemuck::Pod>(
-    gpu: &Gpu,
-    src: &wgpu::Buffer,
-    offset: u64,
-    count: usize,
-) -> Result<Vec<T>> {
-    let bytes = (count * std::mem::size_of::<T>()) as u64;
-    if bytes == 0 {
-        return Ok(Vec::new());
-    }
-    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("rfss staging"),
-        size: bytes,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut enc = gpu.device.create_command_encoder(&Default::default());
-    enc.copy_buffer_to_buffer(src, offset, &staging, 0, bytes);
-    let idx = gpu.queue.submit([enc.finish()]);
-    let (tx, rx) = std::sync::mpsc::channel();
-    staging.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    gpu.device
-        .poll(wgpu::PollType::Wait {
-            submission_index: Some(idx),
-            timeout: None,
-        })
-        .context("waiting for the GPU")?;
-    rx.recv()
-        .context("GPU readback callback lost")?
-        .context("mapping the GPU readback buffer")?;
-    let v = {
-        let view = staging
-            .get_mapped_range(..)
-            .context("reading the GPU readback buffer")?;
-        bytemuck::cast_slice::<u8, T>(&view).to_vec()
-    };
-    staging.unmap();
-    Ok(v)
-}
-
 /// Flat host copies of every instance of a batch, laid out as the kernel expects.
 struct Layout {
     headers: Vec<Header>,
@@ -525,9 +483,9 @@ fn run_batch(
         for &i in &stalled {
             let s = &mut slots[i];
             let h = lay.headers[i];
-            let p: Vec<f32> = read_back(gpu, &b_p, h.sp_off as u64 * 4, h.n_sp as usize)?;
+            let p: Vec<f32> = gpu.read_pod(&b_p, h.sp_off as u64 * 4, h.n_sp as usize)?;
             let argmax: Vec<u32> =
-                read_back(gpu, &b_argmax, h.blank_off as u64 * 4, h.n_blank as usize)?;
+                gpu.read_pod(&b_argmax, h.blank_off as u64 * 4, h.n_blank as usize)?;
             let search = s
                 .search
                 .as_mut()
@@ -613,15 +571,15 @@ fn run_batch(
             pass.dispatch_workgroups(groups_x, groups_y, 1);
         }
         gpu.queue.submit([enc.finish()]);
-        states = read_back(gpu, &b_state, 0, n)?;
+        states = gpu.read_pod(&b_state, 0, n)?;
         let dt = t0.elapsed().max(Duration::from_micros(50));
         let scale = TARGET_SUBMIT.as_secs_f64() / dt.as_secs_f64();
         gens_per_submit =
             ((kp.gens as f64 * scale.clamp(0.5, 4.0)) as u32).clamp(1, MAX_GENS_PER_SUBMIT);
     }
     // Final read-offs and proportions.
-    let argmax: Vec<u32> = read_back(gpu, &b_argmax, 0, lay.argmax.len())?;
-    let p_all: Vec<f32> = read_back(gpu, &b_p, 0, lay.p.len())?;
+    let argmax: Vec<u32> = gpu.read_pod(&b_argmax, 0, lay.argmax.len())?;
+    let p_all: Vec<f32> = gpu.read_pod(&b_p, 0, lay.p.len())?;
     for (i, s) in slots.iter_mut().enumerate() {
         if s.finished.is_some() {
             continue;

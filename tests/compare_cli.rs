@@ -1,0 +1,79 @@
+//! `gpu-sudoku compare`: exit codes, the JSON report, and errors for bad algorithm names.
+
+use std::process::Command;
+
+const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+fn dir() -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gpu-sudoku-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn compare_writes_json_and_csv() {
+    let d = dir();
+    let puzzles = d.join("classic.txt");
+    std::fs::write(&puzzles, format!("{CLASSIC}\n")).unwrap();
+    let (json, csv) = (d.join("out.json"), d.join("out.csv"));
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+        .args(["compare", puzzles.to_str().unwrap()])
+        .args([
+            "--algos",
+            "backtrack,mrv,astar,ga-fps-uniform-swap,sa,hc,ilca,rfss",
+        ])
+        .args([
+            "--runs",
+            "2",
+            "--max-iterations",
+            "300",
+            "--budget-ms",
+            "2000",
+        ])
+        .args([
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    let by = |name: &str| rows.iter().find(|r| r["algo"] == name).unwrap();
+    // Exact search finds the solution within 300 iterations; plain backtracking needs more.
+    assert_eq!(by("mrv")["solved_pct"], 100.0);
+    assert_eq!(by("astar")["solved_pct"], 100.0);
+    assert_eq!(by("backtrack")["solved_pct"], 0.0);
+    assert_eq!(by("backtrack")["median_iterations"], 300.0);
+    assert_eq!(by("ga-fps-uniform-swap")["unit"], "generations");
+    assert!(rows.iter().all(|r| r["attempts"] == 2));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 9);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ilca"));
+}
+
+#[test]
+fn unknown_algorithm_is_an_error() {
+    let d = dir();
+    let puzzles = d.join("classic2.txt");
+    std::fs::write(&puzzles, format!("{CLASSIC}\n")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+        .args(["compare", puzzles.to_str().unwrap(), "--algos", "mrv,dfs"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("dfs") && err.contains("backtrack") && err.contains("rfss"),
+        "{err}"
+    );
+}
