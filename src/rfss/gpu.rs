@@ -117,58 +117,16 @@ struct Kernel {
     layout: wgpu::BindGroupLayout,
 }
 
-fn kernel(gpu: &Gpu) -> Kernel {
-    let device = &gpu.device;
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("rfss.wgsl"),
-        source: wgpu::ShaderSource::Wgsl(SHADER.into()),
-    });
-    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("rfss bind group layout"),
-        entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            },
-            storage(1, true),
-            storage(2, true),
-            storage(3, true),
-            storage(4, false),
-            storage(5, false),
-            storage(6, false),
-            storage(7, false),
-        ],
-    });
-    let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("rfss pipeline layout"),
-        bind_group_layouts: &[Some(&layout)],
-        immediate_size: 0,
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("rfss"),
-        layout: Some(&pl),
-        module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    Kernel { pipeline, layout }
+fn kernel(gpu: &Gpu) -> Result<Kernel> {
+    // Binding 0 uniform; 1-3 read-only (headers, sp_res, csr); 4-7 read-write (p, scratch,
+    // argmax, state).
+    let (pipeline, layout) = gpu.compute_pipeline(
+        "rfss",
+        SHADER,
+        &[false, false, false, true, true, true, true],
+        false,
+    )?;
+    Ok(Kernel { pipeline, layout })
 }
 
 /// Progress of a GPU run: called after every submission with (finished instances, all instances).
@@ -227,7 +185,7 @@ pub fn run_detailed(
             }),
         }
     }
-    let k = kernel(gpu);
+    let k = kernel(gpu)?;
     let total = puzzles.len();
     let mut finished = total - slots.len();
     // Split into batches that fit the device's binding limit.
