@@ -1,11 +1,15 @@
-//! `gpu-sudoku batch`: runs ILCA on every puzzle of one or more files, several runs each, and
-//! reports a table per file (the paper's Table 2 layout), plus optional JSON and CSV.
+//! `gpu-sudoku batch`: runs ILCA (several runs each) or RFSS (deterministic: once) on every
+//! puzzle of one or more files and reports a table per file (the ILCA paper's Table 2 layout),
+//! plus optional JSON and CSV of the same shape for both algorithms.
 
 use super::ilca_args::IlcaArgs;
+use super::rfss_args::RfssArgs;
 use crate::gpu::Backend;
 use crate::ilca::run::IlcaRunner;
 use crate::puzzle::{read_puzzles, Grid};
-use crate::report::batch::{ilca_json, instances_csv, table, BatchInfo, FileResults};
+use crate::report::batch::{batch_json, instances_csv, table, BatchInfo, FileResults};
+use crate::report::InstanceResult;
+use crate::rfss::{RfssOutcome, RfssRunner};
 use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -16,11 +20,17 @@ pub struct Args {
     /// Puzzle files (one table row each; `-` reads standard input).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
-    /// Runs per puzzle (independent random streams).
-    #[arg(long, default_value_t = 10)]
-    pub runs: usize,
+    /// Algorithm: ilca (learning cellular automata) or rfss (resource-defined fitness sharing).
+    #[arg(long, value_enum, default_value_t = Algo::Ilca)]
+    pub algo: Algo,
+    /// Runs per puzzle (independent random streams) [default: 10]. RFSS is deterministic: it
+    /// runs each puzzle once.
+    #[arg(long)]
+    pub runs: Option<usize>,
     #[command(flatten)]
     pub ilca: IlcaArgs,
+    #[command(flatten)]
+    pub rfss: RfssArgs,
     /// Where to run: auto (GPU if possible, else CPU), cpu or gpu.
     #[arg(long, value_enum, default_value_t = Backend::Auto)]
     pub backend: Backend,
@@ -38,11 +48,57 @@ pub struct Args {
     pub size: Option<usize>,
 }
 
+/// The algorithms `batch` and `trace` run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Algo {
+    Ilca,
+    Rfss,
+}
+
+/// The opened engine of the chosen algorithm.
+enum Runner {
+    Ilca(IlcaRunner, crate::ilca::IlcaParams, usize),
+    Rfss(RfssRunner, crate::rfss::RfssParams),
+}
+
+/// Text of the JSON `note` and the table header for RFSS.
+const RFSS_NOTE: &str =
+    "RFSS is deterministic (no random draws): every run would be identical, so each puzzle runs once";
+
 pub fn run(a: Args) -> Result<ExitCode> {
-    if a.runs == 0 {
+    if a.runs == Some(0) {
         bail!("--runs must be at least 1 (runs per puzzle)");
     }
-    let params = a.ilca.params()?;
+    let runner = match a.algo {
+        Algo::Ilca => {
+            a.rfss.refuse_for("ilca")?;
+            let params = a.ilca.params()?;
+            Runner::Ilca(
+                IlcaRunner::open(a.backend, a.adapter.as_deref())?,
+                params,
+                a.runs.unwrap_or(10),
+            )
+        }
+        Algo::Rfss => {
+            let changed = a.ilca.changed();
+            if !changed.is_empty() {
+                bail!(
+                    "{} {} only to --algo ilca, not to --algo rfss",
+                    changed.join(", "),
+                    if changed.len() == 1 {
+                        "applies"
+                    } else {
+                        "apply"
+                    }
+                );
+            }
+            let params = a.rfss.params()?;
+            if a.runs.is_some_and(|r| r > 1) {
+                eprintln!("note: {RFSS_NOTE}");
+            }
+            Runner::Rfss(RfssRunner::open(a.backend, a.adapter.as_deref())?, params)
+        }
+    };
     // Read every file first: a bad file fails before any work is done.
     let mut inputs = Vec::new();
     for path in &a.files {
@@ -52,14 +108,14 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
         inputs.push(f);
     }
-    let runner = IlcaRunner::open(a.backend, a.adapter.as_deref())?;
-    if let Some(note) = &runner.note {
+    let (note, runs, engine) = match &runner {
+        Runner::Ilca(r, _, runs) => (&r.note, *runs, r.engine().clone()),
+        Runner::Rfss(r, _) => (&r.note, 1, r.engine()),
+    };
+    if let Some(note) = note {
         eprintln!("{note}");
     }
-    let total: u64 = inputs
-        .iter()
-        .map(|f| (f.puzzles.len() * a.runs) as u64)
-        .sum();
+    let total: u64 = inputs.iter().map(|f| (f.puzzles.len() * runs) as u64).sum();
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(total);
         b.set_style(
@@ -78,9 +134,25 @@ pub fn run(a: Args) -> Result<ExitCode> {
         bar.set_prefix(f.label());
         let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
         let t0 = Instant::now();
-        let results = runner
-            .run(&grids, a.runs, &params, &|| bar.inc(1))
-            .with_context(|| format!("running {}", f.path))?;
+        let (results, rfss): (Vec<InstanceResult>, Vec<RfssOutcome>) = match &runner {
+            Runner::Ilca(r, params, runs) => (
+                r.run(&grids, *runs, params, &|| bar.inc(1))
+                    .with_context(|| format!("running {}", f.path))?,
+                Vec::new(),
+            ),
+            Runner::Rfss(r, params) => {
+                let base = bar.position();
+                let outcomes = r
+                    .run(&grids, params, &|done| bar.set_position(base + done as u64))
+                    .with_context(|| format!("running {}", f.path))?;
+                let results = outcomes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| o.to_instance_result(i))
+                    .collect();
+                (results, outcomes)
+            }
+        };
         let wall = t0.elapsed();
         // Every engine verifies; check once more here, so nothing unverified is ever reported.
         for r in results.iter().filter(|r| r.solved) {
@@ -102,37 +174,74 @@ pub fn run(a: Args) -> Result<ExitCode> {
             lines: f.puzzles.iter().map(|p| p.line).collect(),
             results,
             wall,
+            rfss,
         });
     }
     bar.finish_and_clear();
-    let engine = runner.engine();
-    println!(
-        "ILCA on {}{}: {} runs/puzzle, steps {}, lr {}, lp {}, sr {}, restart {}, penalty floor {}, compare {:?}, tie {:?}, reset check {:?}, seed {}",
-        engine.name(),
-        engine.adapter().map(|a| format!(" ({a})")).unwrap_or_default(),
-        a.runs,
-        params.steps,
-        params.lr,
-        params.lp,
-        params.sr,
-        params.restart,
-        params.penalty_floor,
-        params.compare,
-        params.tie,
-        params.reset_check,
-        params.seed
-    );
-    print!("{}", table(&files));
+    let adapter = engine
+        .adapter()
+        .map(|a| format!(" ({a})"))
+        .unwrap_or_default();
     let command: Vec<String> = std::env::args().collect();
+    let (info, unit) = match &runner {
+        Runner::Ilca(_, params, runs) => {
+            println!(
+                "ILCA on {}{adapter}: {runs} runs/puzzle, steps {}, lr {}, lp {}, sr {}, restart {}, penalty floor {}, compare {:?}, tie {:?}, reset check {:?}, seed {}",
+                engine.name(),
+                params.steps,
+                params.lr,
+                params.lp,
+                params.sr,
+                params.restart,
+                params.penalty_floor,
+                params.compare,
+                params.tie,
+                params.reset_check,
+                params.seed
+            );
+            let info = BatchInfo {
+                algorithm: "ilca",
+                command: &command,
+                backend: engine.name(),
+                adapter: engine.adapter(),
+                runs: *runs,
+                seed: Some(params.seed),
+                note: None,
+                params: serde_json::to_value(params)?,
+            };
+            (info, "steps")
+        }
+        Runner::Rfss(_, params) => {
+            println!(
+                "RFSS on {}{adapter}: 1 run/puzzle (deterministic), max generations {}, stable generations {}, underflow {:?} below 2^-{}, enhancement {:?}{}",
+                engine.name(),
+                params.max_generations,
+                params.stable_generations,
+                params.underflow,
+                params.underflow_log2,
+                params.enhancement,
+                if params.enhancement == crate::rfss::Enhancement::Off {
+                    String::new()
+                } else {
+                    format!(" (stall generations {})", params.stall_generations)
+                }
+            );
+            let info = BatchInfo {
+                algorithm: "rfss",
+                command: &command,
+                backend: engine.name(),
+                adapter: engine.adapter(),
+                runs: 1,
+                seed: None,
+                note: Some(RFSS_NOTE),
+                params: serde_json::to_value(params)?,
+            };
+            (info, "gens")
+        }
+    };
+    print!("{}", table(&files, unit));
     if let Some(path) = &a.json {
-        let info = BatchInfo {
-            command: &command,
-            backend: engine.name(),
-            adapter: engine.adapter(),
-            runs: a.runs,
-            params: &params,
-        };
-        std::fs::write(path, ilca_json(&info, &files))
+        std::fs::write(path, batch_json(&info, &files))
             .with_context(|| format!("cannot write --json {path}"))?;
     }
     if let Some(path) = &a.csv {

@@ -38,6 +38,27 @@ pub struct IlcaArgs {
 }
 
 impl IlcaArgs {
+    /// The options whose value differs from the default (for commands that run another
+    /// algorithm and must refuse them rather than ignore them).
+    pub fn changed(&self) -> Vec<&'static str> {
+        let d = IlcaParams::default();
+        [
+            (self.steps != d.steps, "--steps"),
+            (self.lr != d.lr, "--lr"),
+            (self.lp != d.lp, "--lp"),
+            (self.sr != d.sr, "--sr"),
+            (self.restart != d.restart, "--restart"),
+            (self.penalty_floor != d.penalty_floor, "--penalty-floor"),
+            (self.compare != d.compare, "--compare"),
+            (self.tie != d.tie, "--tie"),
+            (self.reset_check != d.reset_check, "--reset-check"),
+            (self.seed != d.seed, "--seed"),
+        ]
+        .into_iter()
+        .filter_map(|(c, name)| c.then_some(name))
+        .collect()
+    }
+
     /// The parameters, validated (clear errors for zero, negative or out-of-range values).
     pub fn params(&self) -> anyhow::Result<IlcaParams> {
         let p = IlcaParams {

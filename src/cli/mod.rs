@@ -13,6 +13,7 @@ mod plot;
 mod progress;
 mod rate;
 mod rfss;
+pub mod rfss_args;
 mod solve;
 mod sweep;
 mod trace;

@@ -2,8 +2,13 @@
 //! Fig. 3 and 4): per step the grid with the changed cells marked and the counts of conflicts,
 //! rewards, penalties and resets; `--csv` adds per step and cell the state, its degree, the
 //! feedback and the normalised probability vector the state was chosen from.
+//!
+//! `--algo rfss`: the species-proportion history of one RFSS run (Horn's Fig. 3), sampled every
+//! `--every` generations; `--csv` writes every species' proportion at every sample.
 
+use super::batch::Algo;
 use super::ilca_args::IlcaArgs;
+use super::rfss_args::RfssArgs;
 use crate::ilca::cpu::{Prepared, State};
 use crate::puzzle::{parse_str, read_puzzles, symbol_for, Grid};
 use crate::rng;
@@ -19,18 +24,28 @@ pub struct Args {
     /// Which puzzle of the file (0-based, as `puzzle` in the batch JSON).
     #[arg(long, default_value_t = 0)]
     pub index: usize,
-    /// Which run (0-based): with the same seed, the same instance as in `batch`.
+    /// Which run (0-based): with the same seed, the same instance as in `batch` (ILCA only).
     #[arg(long, default_value_t = 0)]
     pub run: usize,
+    /// Algorithm: ilca or rfss (plain RFSS on the CPU reference; no enhancement).
+    #[arg(long, value_enum, default_value_t = Algo::Ilca)]
+    pub algo: Algo,
     #[command(flatten)]
     pub ilca: IlcaArgs,
-    /// Write per step and cell: state, changed, degree, feedback, reset and probabilities.
+    #[command(flatten)]
+    pub rfss: RfssArgs,
+    /// RFSS: sample the proportions every N generations (generation 0 and the last included).
+    #[arg(long, value_name = "N")]
+    pub every: Option<u32>,
+    /// ILCA: write per step and cell: state, changed, degree, feedback, reset and
+    /// probabilities. RFSS: per sample the generation, the read-off's conflicts and every
+    /// species' proportion (columns `n4r1c3` = numeral 4 in row 1, column 3).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<String>,
     /// Force the grid size (side length) instead of detecting it.
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
-    /// Print only the per-step counts, not the grids.
+    /// Print only the per-step counts, not the grids (ILCA).
     #[arg(long)]
     pub no_grids: bool,
 }
@@ -92,6 +107,13 @@ fn render(choice: &[u8], changed: &[bool], b: usize) -> String {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    if a.algo == Algo::Rfss {
+        return run_rfss(a);
+    }
+    a.rfss.refuse_for("ilca")?;
+    if a.every.is_some() {
+        bail!("--every applies only to --algo rfss (an ILCA trace shows every step)");
+    }
     let params = a.ilca.params()?;
     let (puzzle, origin) = load(&a)?;
     let prep = Prepared::new(&puzzle, &params);
@@ -211,6 +233,75 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     if let (Some(path), Some(text)) = (&a.csv, csv) {
         std::fs::write(path, text).with_context(|| format!("cannot write --csv {path}"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `trace --algo rfss`: one plain RFSS run on the CPU reference, sampled every `--every`
+/// generations: conflicts of the read-off, living species and the spread of proportions.
+fn run_rfss(a: Args) -> Result<ExitCode> {
+    let changed = a.ilca.changed();
+    if !changed.is_empty() || a.run != 0 {
+        let mut all = changed;
+        if a.run != 0 {
+            all.push("--run");
+        }
+        bail!(
+            "{} {} only to --algo ilca (RFSS is deterministic: one run, no seed)",
+            all.join(", "),
+            if all.len() == 1 { "applies" } else { "apply" }
+        );
+    }
+    let params = a.rfss.params()?;
+    let every = a.every.unwrap_or(1000);
+    let (puzzle, origin) = load(&a)?;
+    let t = crate::rfss::trace(&puzzle, &params, every)?;
+    println!(
+        "RFSS trace of {origin} (puzzle {}): {} species, max generations {}, underflow {:?} below 2^-{}, sampled every {every} generations",
+        a.index,
+        t.species.len(),
+        params.max_generations,
+        params.underflow,
+        params.underflow_log2,
+    );
+    println!(
+        "{:>10}  {:>9}  {:>13}  {:>11}  {:>11}",
+        "generation", "conflicts", "alive species", "max p", "min p > 0"
+    );
+    for k in 0..t.generations.len() {
+        let p = &t.proportions[k];
+        let alive: Vec<f32> = p.iter().copied().filter(|&v| v > 0.0).collect();
+        let max = alive.iter().copied().fold(0.0f32, f32::max);
+        let min = alive.iter().copied().fold(f32::INFINITY, f32::min);
+        println!(
+            "{:>10}  {:>9}  {:>13}  {:>11.3e}  {:>11.3e}",
+            t.generations[k],
+            t.conflicts[k],
+            alive.len(),
+            max,
+            min
+        );
+    }
+    let o = &t.outcome;
+    match o.solved_at {
+        Some(g) if o.solved() => println!(
+            "solved: the read-off is a valid grid from generation {g} (verified against the rules and the clues): {}",
+            o.grid
+        ),
+        _ => println!(
+            "not solved after {} generations: {} conflicts in the read-off: {}",
+            o.generations, o.conflicts, o.grid
+        ),
+    }
+    if let Some(path) = &a.csv {
+        let f =
+            std::fs::File::create(path).with_context(|| format!("cannot create --csv {path}"))?;
+        crate::rfss::write_trace_csv(&t, std::io::BufWriter::new(f))?;
+        eprintln!(
+            "{} samples of {} species written to {path}",
+            t.generations.len(),
+            t.species.len()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

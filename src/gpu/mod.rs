@@ -18,6 +18,30 @@ pub enum Backend {
     Gpu,
 }
 
+/// Where a batch ran (after `--backend auto` made its choice).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Cpu,
+    /// The GPU, with the adapter's description.
+    Gpu(String),
+}
+
+impl Engine {
+    /// "cpu" or "gpu" (as in `--backend`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Cpu => "cpu",
+            Engine::Gpu(_) => "gpu",
+        }
+    }
+    pub fn adapter(&self) -> Option<&str> {
+        match self {
+            Engine::Cpu => None,
+            Engine::Gpu(a) => Some(a),
+        }
+    }
+}
+
 /// Environment variable that turns a missing adapter in the GPU tests into a failure (set in CI).
 pub const REQUIRE_GPU_ENV: &str = "GPU_SUDOKU_REQUIRE_GPU";
 

@@ -22,29 +22,7 @@ pub type GpuIlcaEngine = fn(
 /// The GPU engine (`shaders/ilca.wgsl`), bit-identical to [`cpu::run_batch`].
 pub const GPU_ENGINE: Option<GpuIlcaEngine> = Some(crate::gpu::ilca::run_batch);
 
-/// Where a batch ran.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Engine {
-    Cpu,
-    /// The GPU, with the adapter's description.
-    Gpu(String),
-}
-
-impl Engine {
-    /// "cpu" or "gpu" (as in `--backend`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            Engine::Cpu => "cpu",
-            Engine::Gpu(_) => "gpu",
-        }
-    }
-    pub fn adapter(&self) -> Option<&str> {
-        match self {
-            Engine::Cpu => None,
-            Engine::Gpu(a) => Some(a),
-        }
-    }
-}
+pub use crate::gpu::Engine;
 
 /// An opened engine, reused for every batch of a command (opening a GPU costs time).
 pub struct IlcaRunner {

@@ -2,7 +2,7 @@
 //! a run reproducible, and the per-instance CSV.
 
 use super::InstanceResult;
-use crate::ilca::IlcaParams;
+use crate::rfss::RfssOutcome;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -22,6 +22,9 @@ pub struct FileResults {
     pub results: Vec<InstanceResult>,
     /// Wall time of the file's batch.
     pub wall: Duration,
+    /// RFSS only: the full outcome of each puzzle (generations run, conflicts left, species,
+    /// restarts, why a puzzle is unsolvable), in puzzle order; empty for ILCA.
+    pub rfss: Vec<RfssOutcome>,
 }
 
 /// Aggregate numbers of one file (or of all files).
@@ -143,7 +146,8 @@ fn fmt_rate(x: f64) -> String {
 }
 
 /// The results table: one row per file and an overall row when there are several files.
-pub fn table(files: &[FileResults]) -> String {
+/// `unit` names what the step columns count ("steps" for ILCA, "gens" for RFSS).
+pub fn table(files: &[FileResults], unit: &str) -> String {
     let mut rows: Vec<(String, Summary)> = files
         .iter()
         .map(|f| (f.label.clone(), f.summary()))
@@ -161,10 +165,10 @@ pub fn table(files: &[FileResults]) -> String {
         "instances",
         "solved",
         "solved %",
-        "mean steps",
-        "median steps",
+        format!("mean {unit}"),
+        format!("median {unit}"),
         "wall s",
-        "inst-steps/s"
+        format!("inst-{unit}/s")
     );
     for (label, s) in &rows {
         let _ = writeln!(
@@ -193,6 +197,8 @@ struct InstanceJson<'a> {
     solved: bool,
     steps: u32,
     grid: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rfss: Option<&'a RfssOutcome>,
 }
 
 #[derive(Serialize)]
@@ -210,18 +216,22 @@ struct BatchJson<'a> {
     tool: &'static str,
     version: &'static str,
     command: &'a [String],
-    algorithm: &'static str,
+    algorithm: &'a str,
     backend: &'a str,
     adapter: Option<&'a str>,
-    seed: u64,
+    seed: Option<u64>,
     runs: usize,
-    params: &'a IlcaParams,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+    params: serde_json::Value,
     files: Vec<FileJson<'a>>,
     overall: Summary,
 }
 
 /// Context of a batch for the JSON report.
 pub struct BatchInfo<'a> {
+    /// "ilca" or "rfss".
+    pub algorithm: &'a str,
     /// The command line (argv), so the run can be repeated.
     pub command: &'a [String],
     /// "cpu" or "gpu".
@@ -229,21 +239,27 @@ pub struct BatchInfo<'a> {
     /// The GPU adapter, None on the CPU.
     pub adapter: Option<&'a str>,
     pub runs: usize,
-    pub params: &'a IlcaParams,
+    /// The random seed (None for a deterministic algorithm).
+    pub seed: Option<u64>,
+    /// A remark on how to read the runs (e.g. RFSS is deterministic).
+    pub note: Option<&'a str>,
+    /// The algorithm's parameters as they were used.
+    pub params: serde_json::Value,
 }
 
-/// The JSON report of an ILCA batch (pretty-printed).
-pub fn ilca_json(info: &BatchInfo, files: &[FileResults]) -> String {
+/// The JSON report of a batch (pretty-printed).
+pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
     let doc = BatchJson {
         tool: "gpu-sudoku",
         version: env!("CARGO_PKG_VERSION"),
         command: info.command,
-        algorithm: "ilca",
+        algorithm: info.algorithm,
         backend: info.backend,
         adapter: info.adapter,
-        seed: info.params.seed,
+        seed: info.seed,
         runs: info.runs,
-        params: info.params,
+        note: info.note,
+        params: info.params.clone(),
         files: files
             .iter()
             .map(|f| FileJson {
@@ -261,6 +277,7 @@ pub fn ilca_json(info: &BatchInfo, files: &[FileResults]) -> String {
                         solved: r.solved,
                         steps: r.steps,
                         grid: &r.grid,
+                        rfss: f.rfss.get(r.puzzle),
                     })
                     .collect(),
             })
@@ -325,6 +342,7 @@ mod tests {
             lines: vec![3, 5],
             results,
             wall: Duration::from_millis(ms),
+            rfss: Vec::new(),
         }
     }
 
@@ -356,7 +374,7 @@ mod tests {
         assert_eq!(all.timing.wall_s, 1.0);
         let none = file("c", vec![inst(0, 0, false, 9)], 1);
         assert_eq!(none.summary().mean_steps, None);
-        let t = table(&[f, g, none]);
+        let t = table(&[f, g, none], "steps");
         assert!(t.lines().count() == 5, "{t}");
         assert!(t.contains("overall"));
     }
@@ -364,17 +382,23 @@ mod tests {
     #[test]
     fn json_and_csv_hold_every_instance() {
         let f = file("a", vec![inst(0, 0, true, 4), inst(1, 0, false, 250)], 10);
-        let params = IlcaParams::default();
+        let params = crate::ilca::IlcaParams::default();
         let cmd = vec!["gpu-sudoku".to_string(), "batch".into()];
         let info = BatchInfo {
+            algorithm: "ilca",
             command: &cmd,
             backend: "cpu",
             adapter: None,
             runs: 1,
-            params: &params,
+            seed: Some(params.seed),
+            note: None,
+            params: serde_json::to_value(&params).unwrap(),
         };
         let v: serde_json::Value =
-            serde_json::from_str(&ilca_json(&info, std::slice::from_ref(&f))).unwrap();
+            serde_json::from_str(&batch_json(&info, std::slice::from_ref(&f))).unwrap();
+        assert_eq!(v["seed"], 1);
+        assert!(v.get("note").is_none());
+        assert!(v["files"][0]["instances"][0].get("rfss").is_none());
         assert_eq!(v["adapter"], serde_json::Value::Null);
         assert_eq!(v["params"]["steps"], 250);
         assert_eq!(v["files"][0]["instances"][1]["line"], 5);

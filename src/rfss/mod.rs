@@ -18,6 +18,7 @@ pub mod arith;
 pub mod cpu;
 pub mod enhance;
 pub mod gpu;
+pub mod run;
 pub mod trace;
 
 use crate::puzzle::{cell_name, Grid};
@@ -26,6 +27,7 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 pub use cpu::run_cpu;
+pub use run::RfssRunner;
 pub use trace::{trace, write_trace_csv, Trace};
 
 /// What happens to proportions that fall below the underflow threshold `2^-underflow_log2`.
@@ -362,6 +364,7 @@ pub enum Status {
 /// The result of one RFSS instance.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RfssOutcome {
+    #[serde(flatten)]
     pub status: Status,
     /// Generations run.
     pub generations: u32,

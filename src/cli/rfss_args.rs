@@ -1,0 +1,99 @@
+//! RFSS parameters on the command line, shared by every subcommand that runs RFSS (`rfss`,
+//! `batch --algo rfss`, `trace --algo rfss`). The values are optional so that a command running
+//! another algorithm can refuse them instead of silently ignoring them.
+
+use crate::rfss::{Enhancement, RfssParams, Underflow};
+use anyhow::{bail, Result};
+
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RfssArgs {
+    /// RFSS: generation limit per puzzle [default: 100000].
+    #[arg(long, value_name = "N")]
+    pub max_generations: Option<u32>,
+    /// RFSS: the read-off must stay the same valid grid this many generations before the run
+    /// stops [default: 100].
+    #[arg(long, value_name = "N")]
+    pub stable_generations: Option<u32>,
+    /// RFSS: what happens to proportions below 2^-underflow-log2: extinct (set to 0) or floor
+    /// (held) [default: extinct].
+    #[arg(long, value_enum)]
+    pub underflow: Option<Underflow>,
+    /// RFSS: exponent k of the underflow threshold 2^-k, 10..=120 [default: 100].
+    #[arg(long, value_name = "K")]
+    pub underflow_log2: Option<u32>,
+    /// RFSS: enhancement beyond the paper, `propagate` (forced placements, decisions at stalls)
+    /// [default: off].
+    #[arg(long, value_enum)]
+    pub enhance: Option<Enhancement>,
+    /// RFSS with --enhance: generations an invalid read-off must stay unchanged before a
+    /// decision [default: 300].
+    #[arg(long, value_name = "N")]
+    pub stall_generations: Option<u32>,
+}
+
+impl RfssArgs {
+    /// The parameters (defaults for what was not given), validated.
+    pub fn params(&self) -> Result<RfssParams> {
+        let d = RfssParams::default();
+        let p = RfssParams {
+            max_generations: self.max_generations.unwrap_or(d.max_generations),
+            stable_generations: self.stable_generations.unwrap_or(d.stable_generations),
+            underflow: self.underflow.unwrap_or(d.underflow),
+            underflow_log2: self.underflow_log2.unwrap_or(d.underflow_log2),
+            enhancement: self.enhance.unwrap_or(d.enhancement),
+            stall_generations: self.stall_generations.unwrap_or(d.stall_generations),
+        };
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Fails when any RFSS option was given to a command that runs `algo` instead.
+    pub fn refuse_for(&self, algo: &str) -> Result<()> {
+        let given: Vec<&str> = [
+            (self.max_generations.is_some(), "--max-generations"),
+            (self.stable_generations.is_some(), "--stable-generations"),
+            (self.underflow.is_some(), "--underflow"),
+            (self.underflow_log2.is_some(), "--underflow-log2"),
+            (self.enhance.is_some(), "--enhance"),
+            (self.stall_generations.is_some(), "--stall-generations"),
+        ]
+        .into_iter()
+        .filter_map(|(g, name)| g.then_some(name))
+        .collect();
+        if !given.is_empty() {
+            bail!(
+                "{} {} only to --algo rfss, not to --algo {algo}",
+                given.join(", "),
+                if given.len() == 1 { "applies" } else { "apply" }
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_validation_and_refusal() {
+        let a = RfssArgs::default();
+        assert_eq!(a.params().unwrap(), RfssParams::default());
+        a.refuse_for("ilca").unwrap();
+        let b = RfssArgs {
+            max_generations: Some(0),
+            enhance: Some(Enhancement::Propagate),
+            ..Default::default()
+        };
+        assert!(b
+            .params()
+            .unwrap_err()
+            .to_string()
+            .contains("--max-generations"));
+        let e = b.refuse_for("ilca").unwrap_err().to_string();
+        assert!(
+            e.contains("--max-generations, --enhance apply only to --algo rfss"),
+            "{e}"
+        );
+    }
+}
