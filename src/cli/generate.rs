@@ -18,6 +18,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub tier: Option<Tier>,
     /// Paper model: this blank fraction for every puzzle (0 < d < 1, at most 4 decimals).
+    /// Rated model: stop digging at this blank fraction (a fixed clue count, like a magazine
+    /// puzzle); the tier is then the hardest tier allowed.
     #[arg(long)]
     pub d: Option<f64>,
     /// Paper model: keep every puzzle's solution unique (cells whose removal would allow a
@@ -84,6 +86,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let what = match a.model {
         Model::Paper if a.unique => "paper model, unique variant: a random complete grid with a fraction d of its cells blanked in random order, skipping cells whose removal would allow a second solution; d per puzzle",
         Model::Paper => "paper model: a random complete grid with a fraction d of its cells blanked at random (not always unique); d per puzzle",
+        Model::Rated if a.d.is_some() => "rated model with a fixed blank fraction: unique puzzles dug from a random complete grid until a fraction d of the cells is blank, each removal keeping the human-style rating at or under the tier (docs/PUZZLES.md)",
         Model::Rated => "rated model: unique puzzles dug from a random complete grid until the human-style rater gives the tier (docs/PUZZLES.md)",
     };
     let mut text = format!(

@@ -159,10 +159,16 @@ impl Spec {
                     self.tier.is_some(),
                     "the rated model needs --tier easy|medium|hard|evil"
                 );
-                ensure!(
-                    self.d.is_none(),
-                    "--d belongs to the paper model; the rated model digs as deep as uniqueness and the tier allow"
-                );
+                if let Some(d) = self.d {
+                    ensure!(
+                        d.is_finite() && d > 0.0 && d < 0.9,
+                        "--d {d} is outside (0, 0.9): with the rated model it is the blank fraction the digging stops at"
+                    );
+                    ensure!(
+                        round4(d) == d,
+                        "--d {d} has more than 4 decimals (d is recorded as d=0.xxxx)"
+                    );
+                }
                 ensure!(
                     !self.unique,
                     "--unique belongs to the paper model; rated puzzles are always unique"
@@ -183,7 +189,13 @@ pub fn generate(spec: &Spec, progress: &(dyn Fn() + Sync)) -> Result<Vec<Generat
             let mut rng = puzzle_rng(spec.seed, i as u64);
             let out = match spec.model {
                 Model::Paper => paper_puzzle(spec, &mut rng),
-                Model::Rated => rated_puzzle(spec.b, spec.tier.expect("validated"), &mut rng),
+                Model::Rated => rated_puzzle_with(
+                    spec.b,
+                    spec.tier.expect("validated"),
+                    spec.d
+                        .map(|d| blanks_for(d, Geometry::get(spec.b).cells, None)),
+                    &mut rng,
+                ),
             };
             progress();
             out
@@ -271,11 +283,28 @@ pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Generated {
 
 /// The rated model: one unique puzzle of tier `tier`.
 pub fn rated_puzzle<R: Rng + ?Sized>(b: usize, tier: Tier, rng: &mut R) -> Generated {
+    rated_puzzle_with(b, tier, None, rng)
+}
+
+/// The rated model. Without `blanks`: one unique puzzle of tier `tier`, dug as deep as
+/// uniqueness and the tier allow. With `blanks` (`--d`): digging stops at that many blank
+/// cells, like a magazine puzzle of a given clue count, and the puzzle's tier may be any tier
+/// up to `tier` (a new grid is drawn when the digging cannot reach the count).
+pub fn rated_puzzle_with<R: Rng + ?Sized>(
+    b: usize,
+    tier: Tier,
+    blanks: Option<usize>,
+    rng: &mut R,
+) -> Generated {
     loop {
         let solution = random_complete(b, rng);
-        let grid = dig(&solution, tier, rng);
+        let grid = dig_to(&solution, tier, blanks, rng);
         let rating = rate_with_solution(&grid, &solution);
-        if rating.tier == tier {
+        let fits = match blanks {
+            None => rating.tier == tier,
+            Some(k) => rating.tier <= tier && grid.cells().iter().filter(|&&v| v == 0).count() == k,
+        };
+        if fits {
             let extra = format!(
                 "tier={} score={} hardest={}",
                 rating.tier,
@@ -294,17 +323,33 @@ pub fn rated_puzzle<R: Rng + ?Sized>(b: usize, tier: Tier, rng: &mut R) -> Gener
 /// Removes clues of `solution` in random order while the puzzle stays unique and, below evil,
 /// its rating stays at or under `cap`.
 pub fn dig<R: Rng + ?Sized>(solution: &Grid, cap: Tier, rng: &mut R) -> Grid {
+    dig_to(solution, cap, None, rng)
+}
+
+/// Like [`dig`], stopping once `blanks` cells are blank (when given).
+pub fn dig_to<R: Rng + ?Sized>(
+    solution: &Grid,
+    cap: Tier,
+    blanks: Option<usize>,
+    rng: &mut R,
+) -> Grid {
     let g = Geometry::get(solution.box_size());
     let mut order: Vec<usize> = (0..g.cells).collect();
     order.shuffle(rng);
     let mut grid = solution.clone();
     let mut solver = Solver::new(Config::default());
+    let mut blank = 0;
     for c in order {
+        if Some(blank) == blanks {
+            break;
+        }
         let v = grid.get(c);
         grid.set(c, 0);
         let unique = solver.count_excluding(&grid, 1, Some((c, v))).count == 0;
         let keep = unique && (cap == Tier::Evil || rate_capped(&grid, solution, cap).is_some());
-        if !keep {
+        if keep {
+            blank += 1;
+        } else {
             grid.set(c, v);
         }
     }

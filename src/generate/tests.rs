@@ -58,7 +58,8 @@ fn bad_parameters_are_clear_errors() {
     assert!(msg(spec(Model::Paper, Some(Tier::Evil), Some(0.5), 3, 1)).contains("evil band"));
     assert!(msg(spec(Model::Paper, Some(Tier::Easy), None, 3, 0)).contains("--count"));
     assert!(msg(spec(Model::Rated, None, None, 3, 1)).contains("--tier"));
-    assert!(msg(spec(Model::Rated, Some(Tier::Hard), Some(0.5), 3, 1)).contains("paper model"));
+    assert!(msg(spec(Model::Rated, Some(Tier::Hard), Some(0.95), 3, 1)).contains("outside (0, 0.9)"));
+    assert!(msg(spec(Model::Rated, Some(Tier::Hard), Some(0.51234), 3, 1)).contains("4 decimals"));
     assert!(msg(spec(Model::Paper, Some(Tier::Easy), None, 9, 1)).contains("not supported"));
 }
 
@@ -143,6 +144,23 @@ fn rated_model_gives_unique_puzzles_of_the_tier() {
             let r = rate(&g.grid).unwrap();
             assert_eq!(r.tier, t, "{}", g.grid.to_line());
             assert!(g.extra.starts_with(&format!("tier={t} score={}", r.score)));
+            assert!(g.solution.is_solution_of(&g.grid));
+        }
+    }
+}
+
+#[test]
+fn rated_model_with_a_blank_fraction_stops_digging_there() {
+    // 9x9 with 45 blanks, and 25x25 with the RFSS paper's 324 blanks (301 clues), logic only.
+    for (b, d, blanks, tier) in [(3, 0.5556, 45, Tier::Medium), (5, 0.5184, 324, Tier::Easy)] {
+        let s = spec(Model::Rated, Some(tier), Some(d), b, 2);
+        let out = generate(&s, &|| {}).unwrap();
+        assert_eq!(out, generate(&s, &|| {}).unwrap());
+        for g in out {
+            let n_blank = g.grid.cells().iter().filter(|&&v| v == 0).count();
+            assert_eq!(n_blank, blanks);
+            assert_eq!(exact::count_solutions(&g.grid, 2), 1);
+            assert!(rate(&g.grid).unwrap().tier <= tier);
             assert!(g.solution.is_solution_of(&g.grid));
         }
     }
