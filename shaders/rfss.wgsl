@@ -1,6 +1,9 @@
 // RFSS (resource-defined fitness sharing, Horn 2017) on the GPU: one workgroup per puzzle
 // instance runs up to `params.gens` generations per dispatch. Mirrors src/rfss/cpu.rs and
 // src/rfss/arith.rs operation for operation; see docs/RFSS.md for why the bits agree.
+// Every loop here is counted by gpu::loop_passes_per_generation (src/rfss/gpu.rs): the host keeps
+// a dispatch under llvmpipe's 65,535 loop passes per invocation. Adding or changing a loop means
+// updating that bound (docs/RFSS.md, "Loop budget per dispatch").
 
 const LANES: u32 = 256u;          // = arith::LANES: fixes the summation tree of the normaliser
 const RCP_MAGIC: u32 = 0x7EF311C3u; // = arith::RCP_MAGIC

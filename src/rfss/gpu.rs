@@ -24,6 +24,54 @@ pub const WORKGROUP: u32 = super::arith::LANES as u32;
 /// Most generations in one submission (bounds the time of a dispatch, e.g. for OS watchdogs).
 pub const MAX_GENS_PER_SUBMIT: u32 = 1000;
 
+/// Most loop passes (loop back-edge evaluations, over all loops of the kernel) one invocation
+/// may make in one dispatch. Mesa's llvmpipe/lavapipe (gallivm) counts every loop pass of an
+/// invocation in one counter shared by all loops, starting at 65,535 per dispatch
+/// (`LP_MAX_TGSI_LOOP_ITERATIONS`), and when it reaches 0 every loop of that invocation exits at
+/// its next back-edge: the rest of the dispatch silently does not happen (stale loads, skipped
+/// generations). Dispatches are sized so that [`loop_passes_per_generation`] × generations stays
+/// below this budget (65,535 less a margin), on every adapter, so that results never depend on
+/// the driver. See docs/RFSS.md, "Loop budget per dispatch".
+pub const LOOP_PASS_BUDGET: u64 = 60_000;
+
+/// Upper bound of the loop passes one invocation of the kernel makes per generation on `prob`:
+/// every loop counted as its trip count plus one exit pass, for the lane with the most work
+/// (strided loops: ⌈n/256⌉ trips; inner loops: the longest covering list), no loop assumed
+/// unrolled (the `rcp` loop and the reduction tree are counted). The kernel's generation loop
+/// adds one pass per generation. Measured on lavapipe for the 16x16 of the tests: 67 passes per
+/// generation for the busiest 8-lane group; this bound gives more (a test checks it).
+pub fn loop_passes_per_generation(prob: &Problem) -> u64 {
+    let q = |n: usize| n.div_ceil(WORKGROUP as usize) as u64;
+    let (n_sp, n_res, n_blank) = (prob.n_species(), prob.n_res, prob.n_blank());
+    let len = |r: usize| prob.covering(r).len() as u64;
+    let l_all = (0..n_res).map(len).max().unwrap_or(0);
+    let l_cell = (0..n_blank).map(len).max().unwrap_or(0);
+    let strided = |n: usize, inner: u64| q(n) + 1 + q(n) * inner;
+    let rcp = super::arith::RCP_STEPS as u64 + 1;
+    let tree = WORKGROUP.trailing_zeros() as u64 + 1;
+    1 // the generation loop
+        + strided(n_res, l_all + 1) // 1. loads
+        + strided(n_sp, rcp) // 2. w (with rcp per species)
+        + tree
+        + rcp // 2. normaliser
+        + strided(n_sp, 0) // 3. selection
+        + strided(n_blank, l_cell) // 4. read-off argmax
+        + strided(n_res - n_blank, l_all + 1) // 4. conflicts
+}
+
+/// Most generations one dispatch may run for problems whose bound is `passes` (≥ 1).
+pub fn max_gens_per_dispatch(passes: u64) -> Result<u32> {
+    // One extra pass: the generation loop's exit.
+    let g = (LOOP_PASS_BUDGET - 1) / passes.max(1);
+    if g == 0 {
+        bail!(
+            "one RFSS generation needs up to {passes} loop passes per GPU invocation, more than \
+             the {LOOP_PASS_BUDGET} a dispatch may make; run it with --backend cpu"
+        );
+    }
+    Ok(g.min(MAX_GENS_PER_SUBMIT as u64) as u32)
+}
+
 /// Aimed-at wall time of one submission; the generations per submission adapt to it (results do
 /// not depend on how generations are split into submissions).
 const TARGET_SUBMIT: Duration = Duration::from_millis(200);
@@ -107,6 +155,8 @@ struct Slot {
     updates: u64,
     /// Capacity of the slot (the first problem's sizes; restarts only shrink problems).
     cap: Header,
+    /// [`loop_passes_per_generation`] of the largest problem the slot has held.
+    passes: u64,
     finished: Option<RfssOutcome>,
     final_p: Vec<f32>,
 }
@@ -160,6 +210,23 @@ pub fn run_detailed(
     params: &RfssParams,
     progress: Progress,
 ) -> Result<Vec<(RfssOutcome, Vec<f32>)>> {
+    // GPU_SUDOKU_RFSS_GENS_PER_SUBMIT fixes the split (for debugging; results never depend on it).
+    let fixed: Option<u32> = std::env::var("GPU_SUDOKU_RFSS_GENS_PER_SUBMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&v| v > 0);
+    run_detailed_split(gpu, puzzles, params, progress, fixed)
+}
+
+/// Like [`run_detailed`] with generations per submission fixed at `fixed` (still capped by the
+/// loop budget, see [`max_gens_per_dispatch`]) instead of adapted to the submission time.
+pub fn run_detailed_split(
+    gpu: &Gpu,
+    puzzles: &[Grid],
+    params: &RfssParams,
+    progress: Progress,
+    fixed: Option<u32>,
+) -> Result<Vec<(RfssOutcome, Vec<f32>)>> {
     params.validate()?;
     let mut out: Vec<Option<(RfssOutcome, Vec<f32>)>> = vec![None; puzzles.len()];
     let mut slots = Vec::new();
@@ -175,6 +242,7 @@ pub fn run_detailed(
                     n_blank: prob.n_blank() as u32,
                     ..Default::default()
                 },
+                passes: loop_passes_per_generation(&prob),
                 prob,
                 search,
                 restarts: 0,
@@ -217,7 +285,7 @@ pub fn run_detailed(
             end += 1;
         }
         let batch = &mut slots[start..end];
-        run_batch(gpu, &k, batch, params, &mut |n| {
+        run_batch(gpu, &k, batch, params, fixed, &mut |n| {
             progress(finished + n, total);
         })?;
         finished += batch.len();
@@ -338,32 +406,8 @@ fn storage_init<T: bytemuck::Pod>(
         })
 }
 
-fn run_batch(
-    gpu: &Gpu,
-    k: &Kernel,
-    slots: &mut [Slot],
-    params: &RfssParams,
-    progress: &mut dyn FnMut(usize),
-) -> Result<()> {
-    let n = slots.len();
-    // Generation 0 (initial proportions and read-off) on the host, with the CPU code.
-    let engines: Vec<Engine> = slots
-        .iter()
-        .map(|s| Engine::new(s.prob.clone(), params))
-        .collect();
-    let capacity = capacities(slots);
-    let mut lay = layout(&engines, &capacity, params);
-    let copy = wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
-    let b_headers = storage_init(gpu, "rfss headers", &lay.headers, copy);
-    let b_sp_res = storage_init(gpu, "rfss species resources", &lay.sp_res, copy);
-    let b_csr = storage_init(gpu, "rfss covering lists", &lay.csr, copy);
-    let b_p = storage_init(gpu, "rfss proportions", &lay.p, copy);
-    let b_scratch = storage_init(gpu, "rfss scratch", &vec![0f32; lay.n_scratch], copy);
-    let b_argmax = storage_init(gpu, "rfss read-off", &lay.argmax, copy);
-    let b_state = storage_init(gpu, "rfss state", &lay.state, copy);
-    let groups_x = (n as u32).min(65535);
-    let groups_y = (n as u32).div_ceil(groups_x);
-    let mut kp = KParams {
+fn kparams(params: &RfssParams, n_inst: u32, groups_x: u32) -> KParams {
+    KParams {
         gens: 1,
         zero: 0,
         thr_bits: params.threshold().to_bits(),
@@ -374,61 +418,164 @@ fn run_batch(
         } else {
             params.stall_generations
         },
-        n_inst: n as u32,
+        n_inst,
         groups_x,
-    };
-    let b_params = gpu
-        .device
-        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("rfss params"),
-            contents: bytemuck::bytes_of(&kp),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    }
+}
+
+/// The device buffers of one batch and their bind group.
+struct Buffers {
+    params: wgpu::Buffer,
+    headers: wgpu::Buffer,
+    sp_res: wgpu::Buffer,
+    csr: wgpu::Buffer,
+    p: wgpu::Buffer,
+    #[cfg_attr(not(test), allow(dead_code))]
+    scratch: wgpu::Buffer,
+    argmax: wgpu::Buffer,
+    state: wgpu::Buffer,
+    bind: wgpu::BindGroup,
+}
+
+impl Buffers {
+    fn new(gpu: &Gpu, k: &Kernel, lay: &Layout, kp: &KParams) -> Buffers {
+        let copy = wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+        let params = gpu
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("rfss params"),
+                contents: bytemuck::bytes_of(kp),
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            });
+        let headers = storage_init(gpu, "rfss headers", &lay.headers, copy);
+        let sp_res = storage_init(gpu, "rfss species resources", &lay.sp_res, copy);
+        let csr = storage_init(gpu, "rfss covering lists", &lay.csr, copy);
+        let p = storage_init(gpu, "rfss proportions", &lay.p, copy);
+        let scratch = storage_init(gpu, "rfss scratch", &vec![0f32; lay.n_scratch], copy);
+        let argmax = storage_init(gpu, "rfss read-off", &lay.argmax, copy);
+        let state = storage_init(gpu, "rfss state", &lay.state, copy);
+        let all = [
+            &params, &headers, &sp_res, &csr, &p, &scratch, &argmax, &state,
+        ];
+        let entries: Vec<wgpu::BindGroupEntry> = all
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("rfss bind group"),
+            layout: &k.layout,
+            entries: &entries,
         });
-    let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("rfss bind group"),
-        layout: &k.layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: b_params.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: b_headers.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: b_sp_res.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 3,
-                resource: b_csr.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 4,
-                resource: b_p.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 5,
-                resource: b_scratch.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 6,
-                resource: b_argmax.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 7,
-                resource: b_state.as_entire_binding(),
-            },
-        ],
-    });
+        Buffers {
+            params,
+            headers,
+            sp_res,
+            csr,
+            p,
+            scratch,
+            argmax,
+            state,
+            bind,
+        }
+    }
+
+    /// Submits one dispatch (the generations in the params buffer).
+    fn dispatch(&self, gpu: &Gpu, k: &Kernel, groups_x: u32, groups_y: u32) {
+        let mut enc = gpu.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("rfss generations"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&k.pipeline);
+            pass.set_bind_group(0, &self.bind, &[]);
+            pass.dispatch_workgroups(groups_x, groups_y, 1);
+        }
+        gpu.queue.submit([enc.finish()]);
+    }
+}
+
+/// Debugging aid: runs one problem (plain RFSS, no stop rule: the limit is far away) in
+/// dispatches of `splits[i]` generations and returns the proportions and the scratch (w per
+/// species, then loads per resource) after each. With `capped`, a split longer than
+/// [`max_gens_per_dispatch`] allows runs as several dispatches (as [`run`] does); without it,
+/// as one dispatch, whatever the loop budget.
+#[cfg(test)]
+pub(crate) fn trace_dispatches(
+    gpu: &Gpu,
+    prob: &Problem,
+    params: &RfssParams,
+    splits: &[u32],
+    capped: bool,
+) -> Result<Vec<(Vec<f32>, Vec<f32>)>> {
+    let k = kernel(gpu)?;
+    let mut e = Engine::new(prob.clone(), params);
+    e.st.done = false;
+    let cap = Header {
+        n_sp: prob.n_species() as u32,
+        n_res: prob.n_res as u32,
+        n_blank: prob.n_blank() as u32,
+        ..Default::default()
+    };
+    let caps = vec![Header {
+        load_off: cap.n_sp,
+        list_off: cap.n_res + 1,
+        ..cap
+    }];
+    let mut p2 = params.clone();
+    p2.max_generations = u32::MAX;
+    p2.stable_generations = u32::MAX;
+    let lay = layout(std::slice::from_ref(&e), &caps, &p2);
+    let mut kp = kparams(&p2, 1, 1);
+    let bufs = Buffers::new(gpu, &k, &lay, &kp);
+    let most = if capped {
+        max_gens_per_dispatch(loop_passes_per_generation(prob))?
+    } else {
+        u32::MAX
+    };
+    let mut out = Vec::new();
+    for &g in splits {
+        let mut left = g;
+        while left > 0 {
+            kp.gens = left.min(most);
+            left -= kp.gens;
+            gpu.queue
+                .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&kp));
+            bufs.dispatch(gpu, &k, 1, 1);
+        }
+        let p: Vec<f32> = gpu.read_pod(&bufs.p, 0, lay.p.len())?;
+        let s: Vec<f32> = gpu.read_pod(&bufs.scratch, 0, lay.n_scratch)?;
+        out.push((p, s));
+    }
+    Ok(out)
+}
+
+fn run_batch(
+    gpu: &Gpu,
+    k: &Kernel,
+    slots: &mut [Slot],
+    params: &RfssParams,
+    fixed: Option<u32>,
+    progress: &mut dyn FnMut(usize),
+) -> Result<()> {
+    let n = slots.len();
+    // Generation 0 (initial proportions and read-off) on the host, with the CPU code.
+    let engines: Vec<Engine> = slots
+        .iter()
+        .map(|s| Engine::new(s.prob.clone(), params))
+        .collect();
+    let capacity = capacities(slots);
+    let mut lay = layout(&engines, &capacity, params);
+    let groups_x = (n as u32).min(65535);
+    let groups_y = (n as u32).div_ceil(groups_x);
+    let mut kp = kparams(params, n as u32, groups_x);
+    let bufs = Buffers::new(gpu, k, &lay, &kp);
     let state_bytes = std::mem::size_of::<KState>() as u64;
     let mut states = lay.state.clone();
-    // GPU_SUDOKU_RFSS_GENS_PER_SUBMIT fixes the split (for debugging; results never depend on it).
-    let fixed: Option<u32> = std::env::var("GPU_SUDOKU_RFSS_GENS_PER_SUBMIT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&v| v > 0);
     let mut gens_per_submit: u32 = fixed.unwrap_or(8);
     loop {
         let running: Vec<usize> = (0..n).filter(|&i| states[i].flags == 0).collect();
@@ -441,9 +588,9 @@ fn run_batch(
         for &i in &stalled {
             let s = &mut slots[i];
             let h = lay.headers[i];
-            let p: Vec<f32> = gpu.read_pod(&b_p, h.sp_off as u64 * 4, h.n_sp as usize)?;
+            let p: Vec<f32> = gpu.read_pod(&bufs.p, h.sp_off as u64 * 4, h.n_sp as usize)?;
             let argmax: Vec<u32> =
-                gpu.read_pod(&b_argmax, h.blank_off as u64 * 4, h.n_blank as usize)?;
+                gpu.read_pod(&bufs.argmax, h.blank_off as u64 * 4, h.n_blank as usize)?;
             let search = s
                 .search
                 .as_mut()
@@ -460,27 +607,32 @@ fn run_batch(
                     let e = Engine::new(prob, &sub);
                     let (hdr, spr, csr) = place(&capacity[i], &e.prob);
                     let q = &gpu.queue;
-                    q.write_buffer(&b_headers, i as u64 * 32, bytemuck::bytes_of(&hdr));
+                    q.write_buffer(&bufs.headers, i as u64 * 32, bytemuck::bytes_of(&hdr));
                     if !spr.is_empty() {
                         q.write_buffer(
-                            &b_sp_res,
+                            &bufs.sp_res,
                             hdr.sp_off as u64 * 16,
                             bytemuck::cast_slice(&spr),
                         );
-                        q.write_buffer(&b_p, hdr.sp_off as u64 * 4, bytemuck::cast_slice(&e.p));
+                        q.write_buffer(&bufs.p, hdr.sp_off as u64 * 4, bytemuck::cast_slice(&e.p));
                     }
-                    q.write_buffer(&b_csr, hdr.ptr_off as u64 * 4, bytemuck::cast_slice(&csr));
+                    q.write_buffer(
+                        &bufs.csr,
+                        hdr.ptr_off as u64 * 4,
+                        bytemuck::cast_slice(&csr),
+                    );
                     if !e.argmax.is_empty() {
                         q.write_buffer(
-                            &b_argmax,
+                            &bufs.argmax,
                             hdr.blank_off as u64 * 4,
                             bytemuck::cast_slice(&e.argmax),
                         );
                     }
                     let ks = KState::from(&e.st, sub.max_generations);
-                    q.write_buffer(&b_state, i as u64 * state_bytes, bytemuck::bytes_of(&ks));
+                    q.write_buffer(&bufs.state, i as u64 * state_bytes, bytemuck::bytes_of(&ks));
                     states[i] = ks;
                     lay.headers[i] = hdr;
+                    s.passes = s.passes.max(loop_passes_per_generation(&e.prob));
                     s.prob = e.prob;
                 }
                 Err(reason) => {
@@ -494,7 +646,7 @@ fn run_batch(
                     let mut ks = states[i];
                     ks.flags = FLAG_DONE;
                     gpu.queue.write_buffer(
-                        &b_state,
+                        &bufs.state,
                         i as u64 * state_bytes,
                         bytemuck::bytes_of(&ks),
                     );
@@ -514,30 +666,31 @@ fn run_batch(
         if remaining == 0 {
             continue;
         }
-        kp.gens = gens_per_submit.min(remaining).max(1);
+        // The loop budget of the busiest running instance caps the dispatch (llvmpipe).
+        let passes = (0..n)
+            .filter(|&i| states[i].flags == 0)
+            .map(|i| slots[i].passes)
+            .max()
+            .unwrap_or(1);
+        kp.gens = gens_per_submit
+            .min(remaining)
+            .min(max_gens_per_dispatch(passes)?)
+            .max(1);
         gpu.queue
-            .write_buffer(&b_params, 0, bytemuck::bytes_of(&kp));
+            .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&kp));
         let t0 = Instant::now();
-        let mut enc = gpu.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("rfss generations"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&k.pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups_x, groups_y, 1);
+        bufs.dispatch(gpu, k, groups_x, groups_y);
+        states = gpu.read_pod(&bufs.state, 0, n)?;
+        if fixed.is_none() {
+            let dt = t0.elapsed().max(Duration::from_micros(50));
+            let scale = TARGET_SUBMIT.as_secs_f64() / dt.as_secs_f64();
+            gens_per_submit =
+                ((kp.gens as f64 * scale.clamp(0.5, 4.0)) as u32).clamp(1, MAX_GENS_PER_SUBMIT);
         }
-        gpu.queue.submit([enc.finish()]);
-        states = gpu.read_pod(&b_state, 0, n)?;
-        let dt = t0.elapsed().max(Duration::from_micros(50));
-        let scale = TARGET_SUBMIT.as_secs_f64() / dt.as_secs_f64();
-        gens_per_submit =
-            ((kp.gens as f64 * scale.clamp(0.5, 4.0)) as u32).clamp(1, MAX_GENS_PER_SUBMIT);
     }
     // Final read-offs and proportions.
-    let argmax: Vec<u32> = gpu.read_pod(&b_argmax, 0, lay.argmax.len())?;
-    let p_all: Vec<f32> = gpu.read_pod(&b_p, 0, lay.p.len())?;
+    let argmax: Vec<u32> = gpu.read_pod(&bufs.argmax, 0, lay.argmax.len())?;
+    let p_all: Vec<f32> = gpu.read_pod(&bufs.p, 0, lay.p.len())?;
     for (i, s) in slots.iter_mut().enumerate() {
         if s.finished.is_some() {
             continue;
