@@ -138,6 +138,25 @@ fn large_sets() {
     );
 }
 
+/// Magazine-style 25x25: the RFSS paper's clue count (301), unique, solvable without guessing.
+#[test]
+fn logic_25x25_has_the_paper_clue_count_and_needs_no_guess() {
+    let f = load("puzzles/25x25-logic.txt");
+    let spec = header_spec(&f);
+    assert_eq!(
+        (spec.model, spec.d, spec.tier),
+        (Model::Rated, Some(0.5184), Some(Tier::Medium))
+    );
+    assert_eq!(f.puzzles.len(), 5);
+    for p in &f.puzzles {
+        assert_eq!(p.grid.side(), 25);
+        assert_eq!(p.grid.clue_count(), 301, "{}", p.line);
+        let r = rate(&p.grid).unwrap_or_else(|| panic!("line {} is not unique", p.line));
+        assert!(r.tier <= Tier::Medium, "line {}: {:?}", p.line, r.tier);
+    }
+    regenerates(&f, 1);
+}
+
 #[test]
 fn classic_puzzle() {
     let f = load("puzzles/classic.txt");

@@ -58,7 +58,9 @@ fn bad_parameters_are_clear_errors() {
     assert!(msg(spec(Model::Paper, Some(Tier::Evil), Some(0.5), 3, 1)).contains("evil band"));
     assert!(msg(spec(Model::Paper, Some(Tier::Easy), None, 3, 0)).contains("--count"));
     assert!(msg(spec(Model::Rated, None, None, 3, 1)).contains("--tier"));
-    assert!(msg(spec(Model::Rated, Some(Tier::Hard), Some(0.95), 3, 1)).contains("outside (0, 0.9)"));
+    assert!(
+        msg(spec(Model::Rated, Some(Tier::Hard), Some(0.95), 3, 1)).contains("outside (0, 0.9)")
+    );
     assert!(msg(spec(Model::Rated, Some(Tier::Hard), Some(0.51234), 3, 1)).contains("4 decimals"));
     assert!(msg(spec(Model::Paper, Some(Tier::Easy), None, 9, 1)).contains("not supported"));
 }
