@@ -13,6 +13,13 @@
 //!    commitment is turned into an exclusion (chronological backtracking), so the search is
 //!    complete: it finds a solution or proves there is none, within the generation budget.
 //!
+//!
+//! `--enhance mrv` ([`super::Enhancement::Mrv`]) takes the same steps but decides on a cell with
+//! the fewest candidates (among those, the cell whose favourite species holds the largest share
+//! of the cell's total proportion) and commits that favourite: RFSS orders the values of a
+//! minimum-remaining-values search, so a wrong decision costs at most the few branches of a
+//! small cell.
+//!
 //! Everything here runs on the host, on proportions that are bit-identical on CPU and GPU, so
 //! both backends take the same decisions at the same generations.
 
@@ -32,6 +39,8 @@ struct Decision {
 pub struct Search {
     root: Grid,
     stack: Vec<Decision>,
+    /// How decisions are chosen: [`pick`] (Propagate) or [`pick_mrv`] (Mrv).
+    mrv: bool,
 }
 
 /// Candidate sets (bit d−1 for numeral d) after applying the clues, then forced placements until
@@ -157,7 +166,11 @@ impl Search {
         p: &[f32],
         argmax: &[u32],
     ) -> Result<Problem, String> {
-        let pick = pick(prob, p, argmax);
+        let pick = if self.mrv {
+            pick_mrv(prob, p)
+        } else {
+            pick(prob, p, argmax)
+        };
         let s = prob.species[pick as usize];
         self.stack.push(Decision {
             cell: s.cell as usize,
@@ -226,15 +239,46 @@ pub fn pick(prob: &Problem, p: &[f32], argmax: &[u32]) -> u32 {
         .expect("a stalled read-off has blank cells")
 }
 
+/// The species to commit with `--enhance mrv`: the blank cells with the fewest species (ties:
+/// the cell whose highest proportion is the largest share of the cell's summed proportion,
+/// compared exactly as `best·total' > best'·total` in f64; then the lowest cell), and in that
+/// cell the species of highest proportion (ties: the lowest index).
+pub fn pick_mrv(prob: &Problem, p: &[f32]) -> u32 {
+    let mut best: Option<(usize, f64, f64, u32)> = None; // (count, top, total, species)
+    for i in 0..prob.n_blank() {
+        let sp = prob.covering(i);
+        let mut top = sp[0];
+        let mut total = 0f64;
+        for &x in sp {
+            total += p[x as usize] as f64;
+            if p[x as usize] > p[top as usize] {
+                top = x;
+            }
+        }
+        let t = p[top as usize] as f64;
+        let better = match best {
+            None => true,
+            Some((count, bt, btotal, _)) => {
+                sp.len() < count || (sp.len() == count && t * btotal > bt * total)
+            }
+        };
+        if better {
+            best = Some((sp.len(), t, total, top));
+        }
+    }
+    best.expect("a stalled read-off has blank cells").3
+}
+
 /// The problem to start from (with forced placements when enhanced) and the search state;
 /// `Err` when the puzzle is unsolvable up front.
 pub fn prepare(puzzle: &Grid, params: &RfssParams) -> Result<(Problem, Option<Search>), String> {
     match params.enhancement {
         Enhancement::Off => Problem::build(puzzle).map(|p| (p, None)),
-        Enhancement::Propagate => {
+        Enhancement::Propagate | Enhancement::Mrv => {
             let s = Search {
                 root: puzzle.clone(),
                 stack: Vec::new(),
+                mrv: params.enhancement == Enhancement::Mrv,
             };
             let prob = s.node()?;
             Ok((prob, Some(s)))

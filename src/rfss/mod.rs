@@ -51,6 +51,11 @@ pub enum Enhancement {
     /// `stall_generations`, the dominant species of stable cells are committed as clues, singles
     /// are propagated, and the run restarts on the reduced puzzle. See `docs/RFSS.md`.
     Propagate,
+    /// ENHANCEMENT (not in the paper): like `Propagate`, but each decision is taken on a cell
+    /// with the fewest candidates (minimum remaining values), the one where RFSS's favourite
+    /// holds the largest share of the cell's proportion; RFSS orders the numerals to try.
+    /// A hybrid of RFSS with an MRV search; see `docs/RFSS.md`.
+    Mrv,
 }
 
 /// Parameters of an RFSS run. [`RfssParams::validate`] says what is wrong with bad values.
