@@ -187,7 +187,15 @@ fn long_dispatches_agree() {
             want.iter().all(|r| !r.solved && r.steps == steps),
             "{want:?}"
         );
-        let got = gpu_ilca::run_batch(gpu, &puzzles, runs, &params, &|| {}).unwrap();
-        assert_eq!(got, want, "{file}: GPU and CPU differ");
+        // All steps in one submission, and submissions that end inside a dispatch's worth.
+        let cells = puzzles[0].cells().len() as u64;
+        let split = gpu_ilca::GpuOptions {
+            cell_steps_per_submission: cells * runs as u64 * (steps as u64 / 4 + 3),
+            ..Default::default()
+        };
+        for opts in [Default::default(), split] {
+            let got = gpu_ilca::run_batch_with(gpu, &puzzles, runs, &params, &opts, &|| {});
+            assert_eq!(got.unwrap(), want, "{file}, {opts:?}: GPU and CPU differ");
+        }
     }
 }
