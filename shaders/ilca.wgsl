@@ -9,6 +9,11 @@
 //
 // The host prepends `const` lines for B, N, CELLS, NP, IPW, TPI, CPT (see src/gpu/ilca.rs) and
 // shaders/rng.wgsl.
+//
+// Every loop here (and in the functions it calls) is counted by gpu::ilca::LoopPasses
+// (src/gpu/ilca.rs): the host caps the steps of a dispatch so that no invocation exceeds
+// llvmpipe's 65,535 loop passes per dispatch (lavapipe silently stops every loop after that; see
+// docs/GPU.md, "Loop budget per dispatch"). Adding or changing a loop means updating that bound.
 
 const WG: u32 = IPW * TPI;
 const UNITS_OFF: u32 = CELLS * NP;

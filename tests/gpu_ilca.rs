@@ -157,3 +157,45 @@ fn sweeps_with_settings_per_instance_agree() {
     assert!(want[0].iter().any(|r| !r.solved && r.steps == 30));
     assert!(want[2].iter().any(|r| r.solved));
 }
+
+fn first_of(file: &str) -> Grid {
+    let path = format!("{}/puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    parse_str(&text, None).unwrap().remove(0).grid
+}
+
+/// Long dispatches. With the default options a small batch asks for thousands of steps per
+/// submission. Mesa's lavapipe stops every loop of an invocation after 65,535 loop passes in one
+/// dispatch (docs/GPU.md, "Loop budget per dispatch"): measured there, an uncapped dispatch went
+/// wrong after about 6,000 steps of a 9x9 and 145 steps of a 25x25, silently (the GPU grids came
+/// back blank). The host caps the steps per dispatch ([`gpu_ilca::max_steps_per_dispatch`]), so
+/// here a submission holds several dispatches. The runs go to their step limit unsolved (evil
+/// 9x9, 25x25 with few steps), so every step counts in the final grid.
+#[test]
+fn long_dispatches_agree() {
+    let Some(gpu) = gpu_for_tests() else { return };
+    for (file, runs, steps, sr) in [("evil.txt", 3, 12_000, 100), ("25x25.txt", 1, 400, 0)] {
+        let puzzles = [first_of(file)];
+        let params = IlcaParams {
+            steps,
+            sr,
+            ..Default::default()
+        };
+        let want = cpu::run_batch(&puzzles, runs, &params, &|| {});
+        // Every run must outlast what lavapipe ran correctly in one uncapped dispatch.
+        assert!(
+            want.iter().all(|r| !r.solved && r.steps == steps),
+            "{want:?}"
+        );
+        // All steps in one submission, and submissions that end inside a dispatch's worth.
+        let cells = puzzles[0].cells().len() as u64;
+        let split = gpu_ilca::GpuOptions {
+            cell_steps_per_submission: cells * runs as u64 * (steps as u64 / 4 + 3),
+            ..Default::default()
+        };
+        for opts in [Default::default(), split] {
+            let got = gpu_ilca::run_batch_with(gpu, &puzzles, runs, &params, &opts, &|| {});
+            assert_eq!(got.unwrap(), want, "{file}, {opts:?}: GPU and CPU differ");
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use anyhow::{ensure, Result};
 
-use super::Gpu;
+use super::{Gpu, LOOP_PASS_BUDGET};
 use crate::ilca::cpu::Prepared;
 use crate::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
 use crate::puzzle::Grid;
@@ -47,12 +47,73 @@ impl Mapping {
     }
 }
 
+/// Upper bound of the loop passes one invocation of `shaders/ilca.wgsl` makes (see
+/// [`LOOP_PASS_BUDGET`]): every loop counted as its trips plus one pass for the exit test,
+/// for the invocation with the most work, every branch taken (lanes of one group may take
+/// different ones) and no loop assumed unrolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopPasses {
+    /// Per time-step (the step loop's own pass included).
+    pub per_step: u64,
+    /// Once per dispatch: loading and storing the weights, listing peers, the step loop's exit.
+    pub per_dispatch: u64,
+}
+
+impl LoopPasses {
+    /// The bound for box size `b`. Measured on lavapipe (Mesa unrolls some loops of constant
+    /// length, so fewer passes): an uncapped dispatch went wrong after about 6,000 steps of a
+    /// 9x9 (≈ 11 passes per step), 680 of a 16x16 (≈ 97) and 145 of a 25x25 (≈ 450); this
+    /// bound gives 112, 192 and 822.
+    pub fn for_box(b: usize) -> LoopPasses {
+        let g = crate::puzzle::Geometry::get(b);
+        let m = Mapping::for_cells(g.cells);
+        let (n, np, cpt) = (g.n as u64, g.n_peers as u64, m.cpt as u64);
+        // A loop of `t` trips: t + 1 passes.
+        let lp = |t: u64| t + 1;
+        // `for k < CPT` (the invocation's cells) with `inner` passes per cell.
+        let own_cells = |inner: u64| lp(cpt) + cpt * inner;
+        let units = (3 * n).div_ceil(m.tpi as u64); // `for u = j; u < 3N; u += TPI`
+        let per_step = 1 // the step loop
+            + own_cells(lp(n - 1) + lp(n)) // 1. choose: the maximum, then the tie pick
+            + own_cells(lp(np)) // 2. degrees
+            + own_cells(0) // 2. degrees stored
+            + lp(units) + units * lp(n) // resolved units for the selective reset
+            + own_cells(lp(n) + lp(np) + 2 * lp(n)); // 3.-4. reset, or reward test and rescale
+        let per_dispatch = if m.cpt == 1 { lp(np) } else { 0 } // peers listed
+            + own_cells(2 * lp(n)) // weights loaded (fresh or carried over)
+            + 1 // the step loop's exit
+            + own_cells(lp(n)); // weights stored
+        LoopPasses {
+            per_step,
+            per_dispatch,
+        }
+    }
+}
+
+/// Most time-steps one dispatch of the kernel may run for box size `b`, so that no invocation
+/// exceeds [`LOOP_PASS_BUDGET`] loop passes (535 for 9x9, 312 for 16x16, 72 for 25x25,
+/// 5 for 64x64). Applied on every adapter; a submission holds as many dispatches as it needs.
+pub fn max_steps_per_dispatch(b: usize) -> Result<u32> {
+    let lp = LoopPasses::for_box(b);
+    let k = super::rounds_within_loop_budget(lp.per_step, lp.per_dispatch);
+    ensure!(
+        k >= 1,
+        "one ILCA step of a {n}x{n} grid needs up to {} loop passes per GPU invocation, more \
+         than the {} a dispatch may make; run it with --backend cpu",
+        lp.per_step + lp.per_dispatch,
+        LOOP_PASS_BUDGET,
+        n = b * b
+    );
+    Ok(k.min(u32::MAX as u64) as u32)
+}
+
 /// Knobs of the GPU engine that do not change results.
 #[derive(Clone, Debug)]
 pub struct GpuOptions {
     /// Upper bound on instances per chunk (the adapter's buffer limits bound it too).
     pub max_chunk: usize,
-    /// Cell-steps per submission: bounds the time of one dispatch (GPU watchdogs kill long ones).
+    /// Cell-steps per submission: bounds the time of one submission (GPU watchdogs kill long
+    /// ones). A submission holds one dispatch per [`max_steps_per_dispatch`] steps.
     pub cell_steps_per_submission: u64,
 }
 
@@ -356,31 +417,49 @@ fn run_chunk(
     let max_dim = gpu.limits.max_compute_workgroups_per_dimension.max(1);
     let groups_x = groups.min(max_dim);
     let groups_y = groups.div_ceil(groups_x);
+    // Steps per submission bound its time; steps per dispatch are capped by the loop budget
+    // (lavapipe), so a submission may hold several dispatches, each with its own uniforms
+    // (copied from a list into the uniform buffer before its pass).
     let k_steps =
         (opts.cell_steps_per_submission / (count * cells) as u64).clamp(1, max_steps as u64) as u32;
+    let cap = max_steps_per_dispatch(kernel.b)?;
+    let uniform_size = std::mem::size_of::<Uniforms>() as u64;
+    let list_buf = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("ilca params per dispatch"),
+        size: k_steps.div_ceil(cap) as u64 * uniform_size,
+        usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
 
     let mut t0 = 0u32;
     let mut finished = 0usize;
     let mut status = vec![0u32; count];
     while t0 < max_steps {
-        let k = k_steps.min(max_steps - t0);
-        let u = Uniforms {
-            num_instances: count as u32,
-            t0,
-            k_steps: k,
-            max_steps,
-            groups_x,
-            fresh: (t0 == 0) as u32,
-            _pad: [0; 2],
-        };
+        let end_t = t0 + k_steps.min(max_steps - t0);
+        let mut list = Vec::new();
+        let mut t = t0;
+        while t < end_t {
+            let k = cap.min(end_t - t);
+            list.push(Uniforms {
+                num_instances: count as u32,
+                t0: t,
+                k_steps: k,
+                max_steps,
+                groups_x,
+                fresh: (t == 0) as u32,
+                _pad: [0; 2],
+            });
+            t += k;
+        }
         gpu.queue
-            .write_buffer(&uniform_buf, 0, bytemuck::bytes_of(&u));
+            .write_buffer(&list_buf, 0, bytemuck::cast_slice(&list));
         let mut enc = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("ilca"),
             });
-        {
+        for i in 0..list.len() as u64 {
+            enc.copy_buffer_to_buffer(&list_buf, i * uniform_size, &uniform_buf, 0, uniform_size);
             let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("ilca steps"),
                 timestamp_writes: None,
@@ -390,7 +469,7 @@ fn run_chunk(
             pass.dispatch_workgroups(groups_x, groups_y, 1);
         }
         gpu.queue.submit([enc.finish()]);
-        t0 += k;
+        t0 = end_t;
         // Only the status words come back between submissions.
         status = gpu.read_u32(&status_buf, count)?;
         let done = status.iter().filter(|&&s| s != 0).count();
@@ -426,4 +505,58 @@ fn run_chunk(
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loop_pass_bound_by_hand() {
+        // 9x9: one cell per invocation, N = 9, 20 peers, 27 units over 81 invocations.
+        // step: 1 + (2 + 9 + 10) + (2 + 21) + 2 + (2 + 10) + (2 + 10 + 21 + 20) = 112;
+        // dispatch: 21 + (2 + 20) + 1 + (2 + 10) = 56; (60,000 - 56) / 112 = 535.
+        let lp = LoopPasses::for_box(3);
+        assert_eq!((lp.per_step, lp.per_dispatch), (112, 56));
+        assert_eq!(max_steps_per_dispatch(3).unwrap(), 535);
+        // 25x25: three cells per invocation, N = 25, 64 peers.
+        let lp = LoopPasses::for_box(5);
+        assert_eq!((lp.per_step, lp.per_dispatch), (822, 243));
+        assert_eq!(max_steps_per_dispatch(5).unwrap(), 72);
+        assert_eq!(max_steps_per_dispatch(4).unwrap(), 312);
+    }
+
+    #[test]
+    fn loop_pass_bound_covers_the_counts_measured_on_lavapipe() {
+        // First step count at which one uncapped dispatch differed from the CPU on lavapipe
+        // (tests/gpu_ilca.rs, `long_dispatches_agree`, bisected with the cap removed).
+        for (b, bad) in [(3, 6_000), (4, 685), (5, 146)] {
+            let lp = LoopPasses::for_box(b);
+            let cap = max_steps_per_dispatch(b).unwrap() as u64;
+            assert!(lp.per_dispatch + cap * lp.per_step <= LOOP_PASS_BUDGET);
+            assert!(
+                cap < bad,
+                "{b}: {cap} steps per dispatch, lavapipe failed at {bad}"
+            );
+            // The bound per step is at least what lavapipe counted (65,535 passes / steps).
+            assert!(lp.per_step * bad >= 65_535, "{b}: {}", lp.per_step);
+        }
+    }
+
+    #[test]
+    fn every_size_fits_at_least_one_step_per_dispatch() {
+        for b in 2..=8 {
+            let k = max_steps_per_dispatch(b).unwrap();
+            let lp = LoopPasses::for_box(b);
+            assert!(k >= 1, "{b}");
+            assert!(
+                lp.per_dispatch + k as u64 * lp.per_step <= LOOP_PASS_BUDGET,
+                "{b}"
+            );
+            assert!(
+                lp.per_dispatch + (k as u64 + 1) * lp.per_step > LOOP_PASS_BUDGET,
+                "{b}"
+            );
+        }
+    }
 }

@@ -24,15 +24,9 @@ pub const WORKGROUP: u32 = super::arith::LANES as u32;
 /// Most generations in one submission (bounds the time of a dispatch, e.g. for OS watchdogs).
 pub const MAX_GENS_PER_SUBMIT: u32 = 1000;
 
-/// Most loop passes (loop back-edge evaluations, over all loops of the kernel) one invocation
-/// may make in one dispatch. Mesa's llvmpipe/lavapipe (gallivm) counts every loop pass of an
-/// invocation in one counter shared by all loops, starting at 65,535 per dispatch
-/// (`LP_MAX_TGSI_LOOP_ITERATIONS`), and when it reaches 0 every loop of that invocation exits at
-/// its next back-edge: the rest of the dispatch silently does not happen (stale loads, skipped
-/// generations). Dispatches are sized so that [`loop_passes_per_generation`] × generations stays
-/// below this budget (65,535 less a margin), on every adapter, so that results never depend on
-/// the driver. See docs/RFSS.md, "Loop budget per dispatch".
-pub const LOOP_PASS_BUDGET: u64 = 60_000;
+/// Dispatches are sized so that [`loop_passes_per_generation`] × generations stays below this
+/// budget (see its docs and docs/RFSS.md, "Loop budget per dispatch").
+pub use crate::gpu::LOOP_PASS_BUDGET;
 
 /// Upper bound of the loop passes one invocation of the kernel makes per generation on `prob`:
 /// every loop counted as its trip count plus one exit pass, for the lane with the most work
@@ -62,7 +56,7 @@ pub fn loop_passes_per_generation(prob: &Problem) -> u64 {
 /// Most generations one dispatch may run for problems whose bound is `passes` (≥ 1).
 pub fn max_gens_per_dispatch(passes: u64) -> Result<u32> {
     // One extra pass: the generation loop's exit.
-    let g = (LOOP_PASS_BUDGET - 1) / passes.max(1);
+    let g = crate::gpu::rounds_within_loop_budget(passes, 1);
     if g == 0 {
         bail!(
             "one RFSS generation needs up to {passes} loop passes per GPU invocation, more than \
