@@ -21,8 +21,9 @@ pub struct RfssArgs {
     /// RFSS: exponent k of the underflow threshold 2^-k, 10..=120 [default: 100].
     #[arg(long, value_name = "K")]
     pub underflow_log2: Option<u32>,
-    /// RFSS: enhancement beyond the paper, `propagate` (forced placements, decisions at stalls)
-    /// [default: off].
+    /// RFSS: enhancement beyond the paper: `propagate` (forced placements, a decision on RFSS's
+    /// most trusted species at each stall, backtracking) or `mrv` (the same, deciding on a cell
+    /// with the fewest candidates, numerals ordered by RFSS) [default: off].
     #[arg(long, value_enum)]
     pub enhance: Option<Enhancement>,
     /// RFSS with --enhance: generations an invalid read-off must stay unchanged before a

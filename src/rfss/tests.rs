@@ -345,6 +345,37 @@ fn hard_puzzle_stalls_plain_but_the_enhancement_solves_it() {
 }
 
 #[test]
+fn mrv_enhancement_decides_on_the_smallest_cell_by_rfss_order() {
+    let g = grid(HARD);
+    let mut p = params(60_000, 10);
+    p.enhancement = Enhancement::Mrv;
+    p.stall_generations = 100;
+    let o = run_cpu(std::slice::from_ref(&g), &p).unwrap().remove(0);
+    assert!(o.solved(), "{o:?}");
+    assert!(o.restarts >= 1);
+    assert!(grid(&o.grid).is_solution_of(&g));
+    // The pick: fewest species first, then the larger share of the favourite.
+    let (prob, _) = super::enhance::prepare(&g, &p).unwrap();
+    let mut prop = prob.initial_proportions();
+    let min = (0..prob.n_blank())
+        .map(|i| prob.covering(i).len())
+        .min()
+        .unwrap();
+    let small: Vec<usize> = (0..prob.n_blank())
+        .filter(|&i| prob.covering(i).len() == min)
+        .collect();
+    // Equal proportions: every smallest cell ties, the first wins, its lowest species.
+    let x = super::enhance::pick_mrv(&prob, &prop);
+    assert_eq!(x, prob.covering(small[0])[0]);
+    // Make the second smallest cell's last species dominant: it wins.
+    if small.len() > 1 {
+        let y = *prob.covering(small[1]).last().unwrap();
+        prop[y as usize] *= 4.0;
+        assert_eq!(super::enhance::pick_mrv(&prob, &prop), y);
+    }
+}
+
+#[test]
 fn enhancement_proves_a_puzzle_without_solution_unsolvable() {
     // Consistent clues, every cell has a candidate, yet no solution: two cells of row 1 can
     // only hold 9 (the other row-1 numerals are blocked by their columns).
@@ -358,10 +389,12 @@ fn enhancement_proves_a_puzzle_without_solution_unsolvable() {
     cells[8 * 9 + 8] = 8;
     let g = Grid::from_cells(3, cells).unwrap();
     assert!(g.is_consistent());
-    let mut p = params(10_000, 5);
-    p.enhancement = Enhancement::Propagate;
-    let o = run_cpu(&[g], &p).unwrap().remove(0);
-    assert!(matches!(o.status, Status::Unsolvable(_)), "{o:?}");
+    for e in [Enhancement::Propagate, Enhancement::Mrv] {
+        let mut p = params(10_000, 5);
+        p.enhancement = e;
+        let o = run_cpu(std::slice::from_ref(&g), &p).unwrap().remove(0);
+        assert!(matches!(o.status, Status::Unsolvable(_)), "{o:?}");
+    }
 }
 
 // ---------- trace ----------
@@ -448,6 +481,8 @@ fn gpu_equals_cpu_with_the_enhancement() {
     par.enhancement = Enhancement::Propagate;
     par.stall_generations = 100;
     assert_gpu_matches_cpu(&[grid(HARD), grid(CLASSIC)], &par);
+    par.enhancement = Enhancement::Mrv;
+    assert_gpu_matches_cpu(&[grid(HARD), puzzle(4, 5, 0.5)], &par);
 }
 
 #[test]
