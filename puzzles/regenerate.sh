@@ -18,3 +18,4 @@ $G --model paper --tier medium --unique --count 10 --size 16 --seed 16 -o puzzle
 $G --model paper --d 0.5184 --unique --count 5 --size 25 --seed 25 -o puzzles/25x25.txt
 $G --model paper --d 0.4 --unique --count 3 --size 36 --seed 36 -o puzzles/36x36.txt
 $G --model rated --tier medium --d 0.5184 --count 5 --size 25 --seed 25 -o puzzles/25x25-logic.txt
+$G --model paper --d 0.4 --unique --count 3 --size 49 --seed 49 -o puzzles/49x49.txt

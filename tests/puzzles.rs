@@ -114,6 +114,7 @@ fn large_sets() {
         ("puzzles/16x16.txt", 16),
         ("puzzles/25x25.txt", 25),
         ("puzzles/36x36.txt", 36),
+        ("puzzles/49x49.txt", 49),
     ] {
         let f = load(path);
         assert!(f.puzzles.len() >= 3, "{path}");
