@@ -2,6 +2,8 @@
 //! say where and how fast it ran. Skips loudly without an adapter (fails with
 //! GPU_SUDOKU_REQUIRE_GPU=1).
 
+mod common;
+use common::strip_where_and_when;
 use std::process::Command;
 
 const PUZZLES: &str = "\
@@ -9,20 +11,6 @@ const PUZZLES: &str = "\
 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
 .346789126.2195348198342567859761423426853791713924856961537284287419635345286179
 ";
-
-/// Drops the fields that legitimately differ between backends (where, when, how fast).
-fn strip(v: &mut serde_json::Value) {
-    match v {
-        serde_json::Value::Object(m) => {
-            for k in ["backend", "adapter", "command", "timing"] {
-                m.remove(k);
-            }
-            m.values_mut().for_each(strip);
-        }
-        serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
-        _ => {}
-    }
-}
 
 fn batch_json(dir: &std::path::Path, backend: &str) -> serde_json::Value {
     let out = dir.join(format!("{backend}.json"));
@@ -69,8 +57,8 @@ fn gpu_json_equals_cpu_json_but_for_backend_and_timing() {
     assert_eq!(cpu["backend"], "cpu");
     assert_eq!(gpu["backend"], "gpu");
     assert!(gpu["adapter"].is_string());
-    strip(&mut cpu);
-    strip(&mut gpu);
+    strip_where_and_when(&mut cpu);
+    strip_where_and_when(&mut gpu);
     assert_eq!(cpu, gpu);
     let solved = cpu["overall"]["solved"].as_u64().unwrap_or(0);
     assert!(solved > 0, "the test should solve something: {cpu}");

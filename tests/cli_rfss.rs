@@ -2,6 +2,8 @@
 //! ILCA's; GPU equal to CPU), `trace --algo rfss` (Horn's Fig. 3 data), `rfss`, and the
 //! refusals of options that belong to the other algorithm.
 
+mod common;
+use common::strip_where_and_when;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -118,20 +120,6 @@ fn batch_rfss_reports_like_ilca_and_says_runs_are_identical() {
     std::fs::remove_dir_all(&d).ok();
 }
 
-/// Drops the fields that legitimately differ between backends (where, when, how fast).
-fn strip(v: &mut serde_json::Value) {
-    match v {
-        serde_json::Value::Object(m) => {
-            for k in ["backend", "adapter", "command", "timing"] {
-                m.remove(k);
-            }
-            m.values_mut().for_each(strip);
-        }
-        serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
-        _ => {}
-    }
-}
-
 #[test]
 fn batch_rfss_gpu_json_equals_cpu_json() {
     if gpu_sudoku::gpu::gpu_for_tests().is_none() {
@@ -142,8 +130,8 @@ fn batch_rfss_gpu_json_equals_cpu_json() {
     std::fs::write(d.join("small.txt"), SMALL).unwrap();
     let (mut cpu, mut gpu) = (batch_json(&d, "cpu"), batch_json(&d, "gpu"));
     assert_eq!(gpu["backend"], "gpu");
-    strip(&mut cpu);
-    strip(&mut gpu);
+    strip_where_and_when(&mut cpu);
+    strip_where_and_when(&mut gpu);
     assert_eq!(cpu, gpu);
     std::fs::remove_dir_all(&d).ok();
 }

@@ -140,10 +140,7 @@ impl Spec {
                         d.is_finite() && d > 0.0 && d < 1.0,
                         "--d {d} is outside (0, 1): it is the fraction of blank cells, e.g. --d 0.75"
                     );
-                    ensure!(
-                        round4(d) == d,
-                        "--d {d} has more than 4 decimals (d is recorded as d=0.xxxx)"
-                    );
+                    check_decimals(d)?;
                     if let Some(t) = self.tier {
                         let (lo, hi, lo_in) = t.d_band();
                         ensure!(
@@ -164,10 +161,7 @@ impl Spec {
                         d.is_finite() && d > 0.0 && d < 0.9,
                         "--d {d} is outside (0, 0.9): with the rated model it is the blank fraction the digging stops at"
                     );
-                    ensure!(
-                        round4(d) == d,
-                        "--d {d} has more than 4 decimals (d is recorded as d=0.xxxx)"
-                    );
+                    check_decimals(d)?;
                 }
                 ensure!(
                     !self.unique,
@@ -213,6 +207,15 @@ fn splitmix(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// d is written with 4 decimals (on each line and in the header command), so it may have no more.
+fn check_decimals(d: f64) -> Result<()> {
+    ensure!(
+        round4(d) == d,
+        "--d {d} has more than 4 decimals (d is recorded as d=0.xxxx)"
+    );
+    Ok(())
 }
 
 fn round4(d: f64) -> f64 {
