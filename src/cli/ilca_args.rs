@@ -16,6 +16,13 @@ pub struct IlcaArgs {
     /// Selective probability reset every SR steps (Algorithm 3); 0 = off.
     #[arg(long, default_value_t = 0)]
     pub sr: u32,
+    #[command(flatten)]
+    pub fixed: IlcaFixedArgs,
+}
+
+/// The ILCA options that `sweep` never varies (shared by batch, trace, bench and sweep).
+#[derive(clap::Args, Debug, Clone)]
+pub struct IlcaFixedArgs {
     /// Full restart (every free cell back to its initial weights) every RESTART steps; 0 = off.
     /// Not in the paper (improved variant).
     #[arg(long, default_value_t = 0)]
@@ -37,22 +44,38 @@ pub struct IlcaArgs {
     pub seed: u64,
 }
 
+impl IlcaFixedArgs {
+    /// Default parameters with these options set (the swept or per-command ones left default).
+    pub fn apply(&self, p: IlcaParams) -> IlcaParams {
+        IlcaParams {
+            restart: self.restart,
+            penalty_floor: self.penalty_floor,
+            compare: self.compare,
+            tie: self.tie,
+            reset_check: self.reset_check,
+            seed: self.seed,
+            ..p
+        }
+    }
+}
+
 impl IlcaArgs {
     /// The options whose value differs from the default (for commands that run another
     /// algorithm and must refuse them rather than ignore them).
     pub fn changed(&self) -> Vec<&'static str> {
         let d = IlcaParams::default();
+        let f = &self.fixed;
         [
             (self.steps != d.steps, "--steps"),
             (self.lr != d.lr, "--lr"),
             (self.lp != d.lp, "--lp"),
             (self.sr != d.sr, "--sr"),
-            (self.restart != d.restart, "--restart"),
-            (self.penalty_floor != d.penalty_floor, "--penalty-floor"),
-            (self.compare != d.compare, "--compare"),
-            (self.tie != d.tie, "--tie"),
-            (self.reset_check != d.reset_check, "--reset-check"),
-            (self.seed != d.seed, "--seed"),
+            (f.restart != d.restart, "--restart"),
+            (f.penalty_floor != d.penalty_floor, "--penalty-floor"),
+            (f.compare != d.compare, "--compare"),
+            (f.tie != d.tie, "--tie"),
+            (f.reset_check != d.reset_check, "--reset-check"),
+            (f.seed != d.seed, "--seed"),
         ]
         .into_iter()
         .filter_map(|(c, name)| c.then_some(name))
@@ -61,18 +84,13 @@ impl IlcaArgs {
 
     /// The parameters, validated (clear errors for zero, negative or out-of-range values).
     pub fn params(&self) -> anyhow::Result<IlcaParams> {
-        let p = IlcaParams {
+        let p = self.fixed.apply(IlcaParams {
             steps: self.steps,
             lr: self.lr,
             lp: self.lp,
             sr: self.sr,
-            restart: self.restart,
-            penalty_floor: self.penalty_floor,
-            compare: self.compare,
-            tie: self.tie,
-            reset_check: self.reset_check,
-            seed: self.seed,
-        };
+            ..IlcaParams::default()
+        });
         p.validate()?;
         Ok(p)
     }

@@ -9,9 +9,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::ilca_args::IlcaFixedArgs;
 use super::plot::FormatArg;
 use crate::gpu::{Backend, Gpu};
-use crate::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
+use crate::ilca::IlcaParams;
 use crate::puzzle::read_puzzles;
 use crate::sweep::{
     self, figures, parse_spec, Engine, Group, Input, Param, Plan, Sweep, SweepSpec,
@@ -57,25 +58,8 @@ pub struct Args {
     /// sweep's fixed values.
     #[arg(long)]
     pub baseline: Option<String>,
-    /// Full restart (every free cell back to its initial weights) every RESTART steps; 0 = off.
-    /// Not in the paper (improved variant).
-    #[arg(long, default_value_t = 0)]
-    pub restart: u32,
-    /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1).
-    #[arg(long, default_value_t = 0.001, allow_negative_numbers = true)]
-    pub penalty_floor: f64,
-    /// Whose degrees a conflicted cell must beat to be rewarded.
-    #[arg(long, value_enum, default_value_t = Compare::Sharing)]
-    pub compare: Compare,
-    /// Tie-breaking of the argmax.
-    #[arg(long, value_enum, default_value_t = TieBreak::Random)]
-    pub tie: TieBreak,
-    /// When a row/column/box counts as resolved for the reset.
-    #[arg(long, value_enum, default_value_t = ResetCheck::Permutation)]
-    pub reset_check: ResetCheck,
-    /// Seed of the counter-based random draws.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub fixed: IlcaFixedArgs,
     /// The CSV to write (replaced, unless --resume).
     #[arg(long, default_value = "sweep.csv")]
     pub csv: PathBuf,
@@ -117,15 +101,7 @@ impl Args {
     }
 
     fn base(&self) -> IlcaParams {
-        IlcaParams {
-            restart: self.restart,
-            penalty_floor: self.penalty_floor,
-            compare: self.compare,
-            tie: self.tie,
-            reset_check: self.reset_check,
-            seed: self.seed,
-            ..IlcaParams::default()
-        }
+        self.fixed.apply(IlcaParams::default())
     }
 }
 
