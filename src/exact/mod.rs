@@ -18,6 +18,7 @@
 //! assert_eq!(exact::count_solutions(&p, 2), 1);
 //! ```
 
+mod locked;
 mod nine;
 
 use crate::puzzle::{Geometry, Grid};
@@ -34,12 +35,32 @@ pub enum Propagation {
     /// Naked singles: a cell left with one candidate is placed at once; an empty cell fails.
     NakedSingles,
     /// Naked and hidden singles (a digit with one place left in a row, column or box), to a fixpoint.
-    #[default]
     Full,
+    /// Full, plus locked candidates (box-line interactions, both ways, on rows and columns): a
+    /// digit that a box allows only on one line leaves the rest of that line (pointing), one
+    /// that a line allows only in one box leaves the rest of that box (claiming). On 9x9 this
+    /// runs as band and stack updates on bit words (after JCZSolve), the fastest search there.
+    Locked,
     /// Full, plus locked candidates (box-line interactions) and all-different consistency
     /// per unit (every naked or hidden subset). Slower per node, far fewer nodes on large,
     /// sparse grids near the hardness peak.
     Strong,
+    /// The fastest for the size: [`Propagation::Locked`] on 9x9, [`Propagation::Full`] on
+    /// every other size (where locked candidates cost more than they save in the first search).
+    /// Search statistics are those of the setting it stands for.
+    #[default]
+    Auto,
+}
+
+impl Propagation {
+    /// What this setting stands for on grids of box size `b` (only `Auto` changes).
+    pub fn resolve(self, b: usize) -> Propagation {
+        match self {
+            Propagation::Auto if b == 3 => Propagation::Locked,
+            Propagation::Auto => Propagation::Full,
+            p => p,
+        }
+    }
 }
 
 /// Which blank cell the search branches on.
@@ -66,7 +87,8 @@ pub enum Branching {
     Lookahead,
 }
 
-/// Solver settings. The default (full propagation, MRV, no node limit) is the fast exact solver.
+/// Solver settings. The default (`Auto` propagation, MRV over cells and places, no node limit,
+/// restarts) is the fast exact solver.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Config {
     pub propagation: Propagation,
@@ -261,17 +283,29 @@ impl Solver {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
+            let cfg = Config {
+                propagation: cfg.propagation.resolve(puzzle.box_size()),
+                ..cfg
+            };
             if puzzle.box_size() == 3
-                && cfg.propagation == Propagation::Full
+                && matches!(cfg.propagation, Propagation::Full | Propagation::Locked)
                 && matches!(cfg.branching, Branching::Mrv | Branching::MrvPlaces)
                 && rng.is_none()
                 && !shuffle_ties
             {
-                // The 9x9 fast path: the same search tree on a digit-major state.
-                let mut s = nine::Nine::new(cfg.branching, limit, keep, budget);
-                s.run(puzzle.cells(), exclude);
-                stats.add(&s.stats);
-                for sol in s.solutions {
+                // The 9x9 fast paths: the generic search tree on a digit-major state.
+                let (found, aborted, solutions) = if cfg.propagation == Propagation::Full {
+                    let mut s = nine::Nine::new(cfg.branching, limit, keep, budget);
+                    s.run(puzzle.cells(), exclude);
+                    stats.add(&s.stats);
+                    (s.found, s.aborted, s.solutions)
+                } else {
+                    let mut s = locked::Locked9::new(cfg.branching, limit, keep, budget);
+                    s.run(puzzle.cells(), exclude);
+                    stats.add(&s.stats);
+                    (s.found, s.aborted, s.solutions)
+                };
+                for sol in solutions {
                     if first.is_none() {
                         *first = Some(sol.clone());
                     }
@@ -279,7 +313,7 @@ impl Solver {
                         distinct.push(sol);
                     }
                 }
-                return (s.found, s.aborted);
+                return (found, aborted);
             }
             let mut s = Search::new(puzzle.geometry(), cfg, limit, keep, budget, rng);
             s.shuffle_ties = shuffle_ties;
@@ -459,6 +493,10 @@ impl<'r> Search<'r> {
         budget: Option<u64>,
         rng: Option<&'r mut Xoshiro256PlusPlus>,
     ) -> Self {
+        let cfg = Config {
+            propagation: cfg.propagation.resolve(g.b),
+            ..cfg
+        };
         let full = if g.n == 64 {
             u64::MAX
         } else {
@@ -474,7 +512,7 @@ impl<'r> Search<'r> {
             budget,
             rng,
             shuffle_ties: false,
-            track: cfg.propagation == Propagation::Strong,
+            track: matches!(cfg.propagation, Propagation::Locked | Propagation::Strong),
             dirty: [u64::MAX; 3],
             hs_dirty: all_units(3 * g.n),
             unit_bits: unit_bits(g.b),
@@ -645,23 +683,19 @@ impl<'r> Search<'r> {
         was
     }
 
-    #[inline]
-    fn is_dirty(&self, u: usize) -> bool {
-        self.dirty[u >> 6] >> (u & 63) & 1 == 1
-    }
-
     /// Propagates at `level` to a fixpoint of the configured deductions; false on a contradiction.
     fn propagate(&mut self, level: usize) -> bool {
         loop {
             if !self.propagate_singles(level) {
                 return false;
             }
-            if self.cfg.propagation != Propagation::Strong {
-                return true;
-            }
-            let changed = match self.locked_candidates(level) {
-                Ok(false) => self.all_different(level),
-                other => other,
+            let changed = match self.cfg.propagation {
+                Propagation::Locked => self.locked_candidates(level),
+                Propagation::Strong => match self.locked_candidates(level) {
+                    Ok(false) => self.all_different(level),
+                    other => other,
+                },
+                _ => return true,
             };
             match changed {
                 Err(()) => {
@@ -703,17 +737,25 @@ impl<'r> Search<'r> {
     /// Locked candidates, both ways, at every box-line intersection: a digit of the
     /// intersection that the rest of the box lacks leaves the rest of the line (pointing), and
     /// one that the rest of the line lacks leaves the rest of the box (claiming).
+    /// Only intersections of a changed box or line are looked at; with `Locked` (no
+    /// all-different pass after it) this pass clears the changed marks itself.
     fn locked_candidates(&mut self, level: usize) -> Result<bool, ()> {
         let base = level * self.cells;
         let (b, n) = (self.g.b, self.g.n);
         let mut changed = false;
+        let seen = if self.cfg.propagation == Propagation::Locked {
+            std::mem::take(&mut self.dirty)
+        } else {
+            self.dirty
+        };
+        let is_dirty = |u: usize| seen[u >> 6] >> (u & 63) & 1 == 1;
         for bx in 0..n {
             let (r0, c0) = ((bx / b) * b, (bx % b) * b);
-            let box_dirty = self.is_dirty(2 * n + bx);
+            let box_dirty = is_dirty(2 * n + bx);
             for rows in [true, false] {
                 for k in 0..b {
                     let line = if rows { r0 + k } else { n + c0 + k };
-                    if !box_dirty && !self.is_dirty(line) {
+                    if !box_dirty && !is_dirty(line) {
                         continue;
                     }
                     // The line through the box: row r0 + k, or column c0 + k.

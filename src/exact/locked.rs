@@ -1,0 +1,535 @@
+//! The 9x9 search with locked candidates ([`Propagation::Locked`](super::Propagation::Locked)),
+//! MRV or MRV-with-places branching, no randomness: the default exact solver on 9x9.
+//!
+//! State: for every digit and band (three rows) one 27-bit word of the cells where the digit is
+//! still possible (a placed cell keeps only its own digit), plus one word of open cells per
+//! band: 120 bytes per search level. A digit is brought to its fixpoint one digit at a time:
+//!
+//! * Band rule: in a band, the digit takes exactly one cell in each row and in each box, so the
+//!   nonempty row-box intersections ("triads", a 3x3 matrix per band) must contain a
+//!   permutation; a triad in no permutation is emptied (this is pointing and claiming between
+//!   rows and boxes, to their fixpoint) and a band with no permutation is a contradiction.
+//! * Stack rule: the same for columns and boxes on the column-box intersections of a stack.
+//! * A row or column left with one place for the digit places it (a box with one place leaves
+//!   its row with one place after the band rule).
+//!
+//! Placements take the cell from the other digits, which are then brought to their fixpoint
+//! too; finally every open cell with one candidate left is placed (bit-sliced counts over
+//! the nine digit words of a band) and an empty cell is a contradiction.
+//!
+//! The fixpoint is the one of the generic solver's [`Propagation::Locked`] (naked and hidden
+//! singles, pointing and claiming for rows and columns: for a 3x3 triad matrix, pointing and
+//! claiming to a fixpoint leave exactly the triads of some permutation, which a test checks on
+//! all 512 matrices), and branching mirrors the generic choice (first cell with the fewest
+//! candidates, cells in row-major order; places by unit order, lowest digit), so this path
+//! visits exactly the nodes of the generic search with the same settings (tested).
+//!
+//! [`Propagation::Locked`]: super::Propagation::Locked
+
+use super::{Branching, Stats};
+
+/// For bit i of a band: the bits of its column in the band.
+const COL_OF: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = 0x40201 << (i % 9);
+        i += 1;
+    }
+    t
+};
+
+/// For bit i of a band: the bits of its row and of its box.
+const ROW_BOX_OF: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = 0x1FF << (9 * (i / 9)) | 0x1C0E07 << (3 * ((i % 9) / 3));
+        i += 1;
+    }
+    t
+};
+
+/// For the 9 cells of a row: which of its three triads (boxes) are nonempty.
+const TRIADS_OF_ROW: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = (x & 7 != 0) as u8 | ((x & 0o70 != 0) as u8) << 1 | ((x & 0o700 != 0) as u8) << 2;
+        x += 1;
+    }
+    t
+};
+
+/// The six permutations of a 3x3 matrix as 9-bit masks (bit 3 * row + column).
+const PERMS: [u16; 6] = [
+    0b100_010_001,
+    0b010_100_001,
+    0b100_001_010,
+    0b001_100_010,
+    0b010_001_100,
+    0b001_010_100,
+];
+
+/// For a 3x3 0/1 matrix (bit 3 * row + column): the union of the permutations it contains
+/// (0: none, a contradiction).
+pub(super) const ALLOWED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if m as u16 & PERMS[p] == PERMS[p] {
+                t[m] |= PERMS[p];
+            }
+            p += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// A 9-bit triad mask of a band (bit 3 * row + box) as the band's cells.
+const TRIAD_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut k = 0;
+        while k < 9 {
+            if m >> k & 1 == 1 {
+                t[m] |= 7 << (3 * k);
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Triad occupancy of a band word: bit 3 * row + box.
+#[inline(always)]
+fn triads(w: u32) -> usize {
+    TRIADS_OF_ROW[(w & 0x1FF) as usize] as usize
+        | (TRIADS_OF_ROW[(w >> 9 & 0x1FF) as usize] as usize) << 3
+        | (TRIADS_OF_ROW[(w >> 18) as usize] as usize) << 6
+}
+
+/// The columns (9 bits) where a band word has a cell.
+#[inline(always)]
+fn columns(w: u32) -> u32 {
+    (w | w >> 9 | w >> 18) & 0x1FF
+}
+
+#[inline(always)]
+fn single(x: u32) -> bool {
+    x & x.wrapping_sub(1) == 0
+}
+
+#[derive(Clone, Copy)]
+struct State {
+    /// f[3 * d + band]: cells of the band where digit d + 1 is possible or placed.
+    f: [u32; 27],
+    /// Open (blank) cells per band.
+    open: [u32; 3],
+}
+
+pub(super) struct Locked9 {
+    branching: Branching,
+    limit: usize,
+    keep: usize,
+    budget: Option<u64>,
+    pub found: usize,
+    pub solutions: Vec<Vec<u8>>,
+    pub aborted: bool,
+    pub stats: Stats,
+}
+
+impl Locked9 {
+    pub fn new(branching: Branching, limit: usize, keep: usize, budget: Option<u64>) -> Locked9 {
+        Locked9 {
+            branching,
+            limit,
+            keep,
+            budget,
+            found: 0,
+            solutions: Vec::new(),
+            aborted: false,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Searches `cells` (81 values, 0 = blank) with digit `exclude.1` forbidden in cell
+    /// `exclude.0` (if that cell is blank).
+    pub fn run(&mut self, cells: &[u8], exclude: Option<(usize, u8)>) {
+        let mut st = State {
+            f: [(1 << 27) - 1; 27],
+            open: [(1 << 27) - 1; 3],
+        };
+        if let Some((c, v)) = exclude {
+            if v != 0 && cells[c] == 0 {
+                st.f[3 * (v as usize - 1) + c / 27] &= !(1 << (c % 27));
+            }
+        }
+        let mut dirty = 0;
+        for (c, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                let (d, b, i) = (v as usize - 1, c / 27, c % 27);
+                if st.f[3 * d + b] >> i & 1 == 0 {
+                    return; // a repeated clue
+                }
+                place(&mut st, d, b, i, &mut dirty);
+            }
+        }
+        if self.propagate(&mut st, (1 << 27) - 1) && self.limit > 0 {
+            self.dfs(&st);
+        }
+    }
+
+    /// The band rule for word `j` (digit j / 3, band j % 3), then the rows left with one open
+    /// place get it; false on a contradiction.
+    #[inline(always)]
+    fn band(&mut self, st: &mut State, j: usize, dirty: &mut u32) -> bool {
+        let a = ALLOWED[triads(st.f[j])];
+        if a == 0 {
+            return false;
+        }
+        let w = st.f[j] & TRIAD_CELLS[a as usize];
+        st.f[j] = w;
+        let b = j % 3;
+        let row_single = |r: u32| {
+            let x = w & 0x1FF << (9 * r);
+            if single(x) {
+                x
+            } else {
+                0
+            }
+        };
+        let mut hit = (row_single(0) | row_single(1) | row_single(2)) & st.open[b];
+        while hit != 0 {
+            let i = hit.trailing_zeros() as usize;
+            hit &= hit - 1;
+            // Two rows' single places never share a box here (the band rule), but one
+            // placed just before may share a column with this one.
+            if st.f[j] >> i & 1 == 0 {
+                return false;
+            }
+            place(st, j / 3, b, i, dirty);
+            self.stats.forced += 1;
+        }
+        true
+    }
+
+    /// The stack rule for digit `d`, then the columns left with one open place get it; false
+    /// on a contradiction.
+    #[inline]
+    fn stack(&mut self, st: &mut State, d: usize, dirty: &mut u32) -> bool {
+        let w = [st.f[3 * d], st.f[3 * d + 1], st.f[3 * d + 2]];
+        let v = [columns(w[0]), columns(w[1]), columns(w[2])];
+        let mut keep = [0u32; 3];
+        for s in 0..3 {
+            let m = (v[0] >> (3 * s) & 7) | (v[1] >> (3 * s) & 7) << 3 | (v[2] >> (3 * s) & 7) << 6;
+            let a = ALLOWED[m as usize] as u32;
+            if a == 0 {
+                return false;
+            }
+            keep[0] |= (a & 7) << (3 * s);
+            keep[1] |= (a >> 3 & 7) << (3 * s);
+            keep[2] |= (a >> 6 & 7) << (3 * s);
+        }
+        let mut x = [0u32; 3];
+        for b in 0..3 {
+            x[b] = w[b] & (keep[b] * 0x40201);
+            if x[b] != w[b] {
+                st.f[3 * d + b] = x[b];
+                *dirty |= 1 << (3 * d + b);
+            }
+        }
+        // Columns with one place: exactly one row of one band has the digit there.
+        let multi = |x: u32| (x & x >> 9 | x & x >> 18 | x >> 9 & x >> 18) & 0x1FF;
+        let (a0, a1, a2) = (columns(x[0]), columns(x[1]), columns(x[2]));
+        let many = multi(x[0]) | multi(x[1]) | multi(x[2]) | a0 & a1 | a0 & a2 | a1 & a2;
+        let one = (!many & 0x1FF) * 0x40201;
+        for (b, &xb) in x.iter().enumerate() {
+            let mut hit = xb & one & st.open[b];
+            while hit != 0 {
+                let i = hit.trailing_zeros() as usize;
+                hit &= hit - 1;
+                if st.f[3 * d + b] >> i & 1 == 0 {
+                    return false;
+                }
+                place(st, d, b, i, dirty);
+                self.stats.forced += 1;
+            }
+        }
+        true
+    }
+
+    /// All rules to their fixpoint, starting from the words in `dirty` (bit 3 * digit + band);
+    /// false on a contradiction. Band rules and naked singles run first; the stack rule (for
+    /// the digits changed since it last ran) only when they have nothing left to do.
+    fn propagate(&mut self, st: &mut State, mut dirty: u32) -> bool {
+        let mut digits = 0u32;
+        loop {
+            while dirty != 0 {
+                let j = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                digits |= 1 << (j / 3);
+                if !self.band(st, j, &mut dirty) {
+                    return false;
+                }
+            }
+            // Naked singles and empty cells, a band at a time.
+            for b in 0..3 {
+                let open = st.open[b];
+                if open == 0 {
+                    continue;
+                }
+                let (mut once, mut twice) = (0u32, 0u32);
+                for d in 0..9 {
+                    let w = st.f[3 * d + b];
+                    twice |= once & w;
+                    once |= w;
+                }
+                if open & !once != 0 {
+                    return false;
+                }
+                let singles = open & !twice;
+                if singles != 0 {
+                    for d in 0..9 {
+                        let mut hits = singles & st.f[3 * d + b];
+                        while hits != 0 {
+                            let i = hits.trailing_zeros() as usize;
+                            hits &= hits - 1;
+                            if st.f[3 * d + b] >> i & 1 == 0 {
+                                return false; // its only digit went to a peer just before
+                            }
+                            place(st, d, b, i, &mut dirty);
+                            self.stats.forced += 1;
+                        }
+                    }
+                }
+            }
+            if dirty != 0 {
+                continue;
+            }
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                if !self.stack(st, d, &mut dirty) {
+                    return false;
+                }
+            }
+            if dirty == 0 {
+                return true;
+            }
+        }
+    }
+
+    /// Exact candidate counts k (0..=9) of the open cells as bitsets per band: count[k][band].
+    fn counts(st: &State) -> [[u32; 3]; 10] {
+        let mut out = [[0u32; 3]; 10];
+        for b in 0..3 {
+            let open = st.open[b];
+            let (mut b0, mut b1, mut b2, mut b3) = (0u32, 0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let x = st.f[3 * d + b] & open;
+                let c0 = b0 & x;
+                b0 ^= x;
+                let c1 = b1 & c0;
+                b1 ^= c0;
+                let c2 = b2 & c1;
+                b2 ^= c1;
+                b3 |= c2;
+            }
+            for (k, row) in out.iter_mut().enumerate() {
+                let sel = |w: u32, on: bool| if on { w } else { !w };
+                row[b] = if k < 8 {
+                    sel(b0, k & 1 == 1) & sel(b1, k & 2 == 2) & sel(b2, k & 4 == 4) & !b3 & open
+                } else {
+                    b3 & sel(b0, k == 9) & open
+                };
+            }
+        }
+        out
+    }
+
+    /// The first open cell with exactly two candidates (the MRV choice at a fixpoint, where
+    /// no open cell has fewer), if any.
+    fn first_pair(st: &State) -> Option<(usize, usize)> {
+        for b in 0..3 {
+            let open = st.open[b];
+            if open == 0 {
+                continue;
+            }
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let w = st.f[3 * d + b];
+                thrice |= twice & w;
+                twice |= once & w;
+                once |= w;
+            }
+            let pairs = open & twice & !thrice;
+            if pairs != 0 {
+                return Some((b, pairs.trailing_zeros() as usize));
+            }
+        }
+        None
+    }
+
+    /// Branch options as in the generic `choose` (cell, digit index); None when the grid is
+    /// full.
+    fn choose(&self, st: &State, out: &mut [(u8, u8); 9]) -> Option<usize> {
+        if st.open == [0; 3] {
+            return None;
+        }
+        let (b, i) = match Locked9::first_pair(st) {
+            Some(cell) => cell,
+            None => {
+                let counts = Locked9::counts(st);
+                let (k, b, i) = counts
+                    .iter()
+                    .enumerate()
+                    .find_map(|(k, bands)| {
+                        let b = bands.iter().position(|&w| w != 0)?;
+                        Some((k, b, bands[b].trailing_zeros() as usize))
+                    })
+                    .expect("an open cell");
+                if self.branching == Branching::MrvPlaces && k > 2 {
+                    if let Some(n) = Locked9::fewest_places(st, k, out) {
+                        return Some(n);
+                    }
+                }
+                (b, i)
+            }
+        };
+        let mut n = 0;
+        for d in 0..9 {
+            if st.f[3 * d + b] >> i & 1 == 1 {
+                out[n] = ((27 * b + i) as u8, d as u8);
+                n += 1;
+            }
+        }
+        Some(n)
+    }
+
+    /// Mirrors the generic search: the first unit (rows, columns, boxes) with a digit of two
+    /// open places (its lowest such digit), else the first with three if `than` > 3; the
+    /// options are its places in unit order.
+    fn fewest_places(st: &State, than: usize, out: &mut [(u8, u8); 9]) -> Option<usize> {
+        let g = crate::puzzle::Geometry::get(3);
+        let places = |u: usize, d: usize| {
+            g.unit(u)
+                .iter()
+                .filter(|&&c| {
+                    let (b, i) = (c as usize / 27, c as usize % 27);
+                    (st.f[3 * d + b] & st.open[b]) >> i & 1 == 1
+                })
+                .count()
+        };
+        let mut best = None;
+        'units: for u in 0..27 {
+            let mut three = None;
+            for d in 0..9 {
+                match places(u, d) {
+                    2 => {
+                        best = Some((u, d));
+                        break 'units;
+                    }
+                    3 if three.is_none() => three = Some(d),
+                    _ => {}
+                }
+            }
+            if best.is_none() && than > 3 {
+                best = three.map(|d| (u, d));
+            }
+        }
+        let (u, d) = best?;
+        let mut n = 0;
+        for &c in g.unit(u) {
+            let (b, i) = (c as usize / 27, c as usize % 27);
+            if (st.f[3 * d + b] & st.open[b]) >> i & 1 == 1 {
+                out[n] = (c as u8, d as u8);
+                n += 1;
+            }
+        }
+        Some(n)
+    }
+
+    fn dfs(&mut self, st: &State) {
+        self.stats.nodes += 1;
+        if self.budget.is_some_and(|b| self.stats.nodes > b) {
+            self.aborted = true;
+            return;
+        }
+        let mut options = [(0u8, 0u8); 9];
+        let Some(k) = self.choose(st, &mut options) else {
+            self.found += 1;
+            if self.solutions.len() < self.keep {
+                let mut cells = vec![0u8; 81];
+                for (j, &word) in st.f.iter().enumerate() {
+                    let (d, b) = (j / 3, j % 3);
+                    let mut m = word;
+                    while m != 0 {
+                        cells[27 * b + m.trailing_zeros() as usize] = d as u8 + 1;
+                        m &= m - 1;
+                    }
+                }
+                self.solutions.push(cells);
+            }
+            return;
+        };
+        if k == 0 {
+            self.stats.dead_ends += 1;
+            return;
+        }
+        for &(c, d) in &options[..k] {
+            if k > 1 {
+                self.stats.guesses += 1;
+            }
+            let mut next = *st;
+            let (d, b, i) = (d as usize, c as usize / 27, c as usize % 27);
+            let mut dirty = 0;
+            let ok = next.f[3 * d + b] >> i & 1 == 1 && {
+                place(&mut next, d, b, i, &mut dirty);
+                self.propagate(&mut next, dirty)
+            };
+            if ok {
+                self.dfs(&next);
+                if self.found >= self.limit || self.aborted {
+                    return;
+                }
+            } else {
+                self.stats.dead_ends += 1;
+                self.stats.nodes += 1;
+            }
+        }
+    }
+}
+
+/// Places digit `d` at bit `i` of band `b`: the cell leaves the other digits, the digit leaves
+/// the cell's row, box and column; words that changed are marked in `dirty`.
+#[inline(always)]
+fn place(st: &mut State, d: usize, b: usize, i: usize, dirty: &mut u32) {
+    let bit = 1u32 << i;
+    let mut changed = 0u32;
+    for e in 0..9 {
+        let j = 3 * e + b;
+        let old = st.f[j];
+        let new = if e == d {
+            old & !ROW_BOX_OF[i] | bit
+        } else {
+            old & !bit
+        };
+        st.f[j] = new;
+        changed |= ((old != new) as u32) << j;
+    }
+    for ob in [(b + 1) % 3, (b + 2) % 3] {
+        let j = 3 * d + ob;
+        let old = st.f[j];
+        let new = old & !COL_OF[i];
+        st.f[j] = new;
+        changed |= ((old != new) as u32) << j;
+    }
+    st.open[b] &= !bit;
+    *dirty |= changed;
+}
