@@ -109,9 +109,10 @@ const TRIAD_CELLS: [u32; 512] = {
 /// Triad occupancy of a band word: bit 3 * row + box.
 #[inline(always)]
 fn triads(w: u32) -> usize {
-    TRIADS_OF_ROW[(w & 0x1FF) as usize] as usize
+    (TRIADS_OF_ROW[(w & 0x1FF) as usize] as usize
         | (TRIADS_OF_ROW[(w >> 9 & 0x1FF) as usize] as usize) << 3
-        | (TRIADS_OF_ROW[(w >> 18) as usize] as usize) << 6
+        | (TRIADS_OF_ROW[(w >> 18 & 0x1FF) as usize] as usize) << 6)
+        & 0x1FF
 }
 
 /// The columns (9 bits) where a band word has a cell.
@@ -127,10 +128,20 @@ fn single(x: u32) -> bool {
 
 #[derive(Clone, Copy)]
 struct State {
-    /// f[3 * d + band]: cells of the band where digit d + 1 is possible or placed.
+    /// f[9 * band + d]: cells of the band where digit d + 1 is possible or placed.
     f: [u32; 27],
     /// Open (blank) cells per band.
     open: [u32; 3],
+}
+
+/// The words that differ between `a` and `b`, as a bitset.
+#[inline(always)]
+fn differ(a: &[u32; 27], b: &[u32; 27]) -> u32 {
+    let mut m = 0;
+    for j in 0..27 {
+        m |= ((a[j] != b[j]) as u32) << j;
+    }
+    m
 }
 
 pub(super) struct Locked9 {
@@ -167,35 +178,35 @@ impl Locked9 {
         };
         if let Some((c, v)) = exclude {
             if v != 0 && cells[c] == 0 {
-                st.f[3 * (v as usize - 1) + c / 27] &= !(1 << (c % 27));
+                st.f[9 * (c / 27) + v as usize - 1] &= !(1 << (c % 27));
             }
         }
-        let mut dirty = 0;
         for (c, &v) in cells.iter().enumerate() {
             if v != 0 {
                 let (d, b, i) = (v as usize - 1, c / 27, c % 27);
-                if st.f[3 * d + b] >> i & 1 == 0 {
+                if st.f[9 * b + d] >> i & 1 == 0 {
                     return; // a repeated clue
                 }
-                place(&mut st, d, b, i, &mut dirty);
+                place(&mut st, d, b, i);
             }
         }
-        if self.propagate(&mut st, (1 << 27) - 1) && self.limit > 0 {
+        if self.propagate(&mut st, &mut [0; 27]) && self.limit > 0 {
             self.dfs(&st);
         }
     }
 
-    /// The band rule for word `j` (digit j / 3, band j % 3), then the rows left with one open
+    /// The band rule for word `j` (band j / 9, digit j % 9), then the rows left with one open
     /// place get it; false on a contradiction.
     #[inline(always)]
-    fn band(&mut self, st: &mut State, j: usize, dirty: &mut u32) -> bool {
+    fn band(&mut self, st: &mut State, j: usize) -> bool {
+        assert!(j < 27);
         let a = ALLOWED[triads(st.f[j])];
         if a == 0 {
             return false;
         }
-        let w = st.f[j] & TRIAD_CELLS[a as usize];
+        let w = st.f[j] & TRIAD_CELLS[a as usize & 0x1FF];
         st.f[j] = w;
-        let b = j % 3;
+        let b = j / 9;
         let row_single = |r: u32| {
             let x = w & 0x1FF << (9 * r);
             if single(x) {
@@ -208,12 +219,8 @@ impl Locked9 {
         while hit != 0 {
             let i = hit.trailing_zeros() as usize;
             hit &= hit - 1;
-            // Two rows' single places never share a box here (the band rule), but one
-            // placed just before may share a column with this one.
-            if st.f[j] >> i & 1 == 0 {
-                return false;
-            }
-            place(st, j / 3, b, i, dirty);
+            // (Two rows' single places never share a box or column here: the band rule.)
+            place(st, j % 9, b, i);
             self.stats.forced += 1;
         }
         true
@@ -222,8 +229,9 @@ impl Locked9 {
     /// The stack rule for digit `d`, then the columns left with one open place get it; false
     /// on a contradiction.
     #[inline]
-    fn stack(&mut self, st: &mut State, d: usize, dirty: &mut u32) -> bool {
-        let w = [st.f[3 * d], st.f[3 * d + 1], st.f[3 * d + 2]];
+    fn stack(&mut self, st: &mut State, d: usize) -> bool {
+        assert!(d < 9);
+        let w = [st.f[d], st.f[9 + d], st.f[18 + d]];
         let v = [columns(w[0]), columns(w[1]), columns(w[2])];
         let mut keep = [0u32; 3];
         for s in 0..3 {
@@ -239,10 +247,7 @@ impl Locked9 {
         let mut x = [0u32; 3];
         for b in 0..3 {
             x[b] = w[b] & (keep[b] * 0x40201);
-            if x[b] != w[b] {
-                st.f[3 * d + b] = x[b];
-                *dirty |= 1 << (3 * d + b);
-            }
+            st.f[9 * b + d] = x[b];
         }
         // Columns with one place: exactly one row of one band has the digit there.
         let multi = |x: u32| (x & x >> 9 | x & x >> 18 | x >> 9 & x >> 18) & 0x1FF;
@@ -254,31 +259,36 @@ impl Locked9 {
             while hit != 0 {
                 let i = hit.trailing_zeros() as usize;
                 hit &= hit - 1;
-                if st.f[3 * d + b] >> i & 1 == 0 {
-                    return false;
-                }
-                place(st, d, b, i, dirty);
+                // (Places in different columns of one digit never clash after the stack rule.)
+                place(st, d, b, i);
                 self.stats.forced += 1;
             }
         }
         true
     }
 
-    /// All rules to their fixpoint, starting from the words in `dirty` (bit 3 * digit + band);
-    /// false on a contradiction. Band rules and naked singles run first; the stack rule (for
-    /// the digits changed since it last ran) only when they have nothing left to do.
-    fn propagate(&mut self, st: &mut State, mut dirty: u32) -> bool {
+    /// All rules to their fixpoint; `seen` holds the words as the band rule last saw them
+    /// (all zero at the root). False on a contradiction. Band rules and naked singles run
+    /// first; the stack rule (for the digits changed since it last ran) only when they have
+    /// nothing left to do.
+    fn propagate(&mut self, st: &mut State, seen: &mut [u32; 27]) -> bool {
         let mut digits = 0u32;
         loop {
-            while dirty != 0 {
-                let j = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
-                digits |= 1 << (j / 3);
-                if !self.band(st, j, &mut dirty) {
-                    return false;
+            let mut changed = differ(&st.f, seen);
+            while changed != 0 {
+                while changed != 0 {
+                    let j = changed.trailing_zeros() as usize;
+                    changed &= changed - 1;
+                    if !self.band(st, j) {
+                        return false;
+                    }
+                    seen[j] = st.f[j];
+                    digits |= 1 << (j % 9);
                 }
+                changed = differ(&st.f, seen);
             }
             // Naked singles and empty cells, a band at a time.
+            let mut placed = false;
             for b in 0..3 {
                 let open = st.open[b];
                 if open == 0 {
@@ -286,7 +296,7 @@ impl Locked9 {
                 }
                 let (mut once, mut twice) = (0u32, 0u32);
                 for d in 0..9 {
-                    let w = st.f[3 * d + b];
+                    let w = st.f[9 * b + d];
                     twice |= once & w;
                     once |= w;
                 }
@@ -295,31 +305,32 @@ impl Locked9 {
                 }
                 let singles = open & !twice;
                 if singles != 0 {
+                    placed = true;
                     for d in 0..9 {
-                        let mut hits = singles & st.f[3 * d + b];
+                        let mut hits = singles & st.f[9 * b + d];
                         while hits != 0 {
                             let i = hits.trailing_zeros() as usize;
                             hits &= hits - 1;
-                            if st.f[3 * d + b] >> i & 1 == 0 {
+                            if st.f[9 * b + d] >> i & 1 == 0 {
                                 return false; // its only digit went to a peer just before
                             }
-                            place(st, d, b, i, &mut dirty);
+                            place(st, d, b, i);
                             self.stats.forced += 1;
                         }
                     }
                 }
             }
-            if dirty != 0 {
+            if placed {
                 continue;
             }
             while digits != 0 {
                 let d = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
-                if !self.stack(st, d, &mut dirty) {
+                if !self.stack(st, d) {
                     return false;
                 }
             }
-            if dirty == 0 {
+            if differ(&st.f, seen) == 0 {
                 return true;
             }
         }
@@ -332,7 +343,7 @@ impl Locked9 {
             let open = st.open[b];
             let (mut b0, mut b1, mut b2, mut b3) = (0u32, 0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = st.f[3 * d + b] & open;
+                let x = st.f[9 * b + d] & open;
                 let c0 = b0 & x;
                 b0 ^= x;
                 let c1 = b1 & c0;
@@ -363,7 +374,7 @@ impl Locked9 {
             }
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let w = st.f[3 * d + b];
+                let w = st.f[9 * b + d];
                 thrice |= twice & w;
                 twice |= once & w;
                 once |= w;
@@ -404,7 +415,7 @@ impl Locked9 {
         };
         let mut n = 0;
         for d in 0..9 {
-            if st.f[3 * d + b] >> i & 1 == 1 {
+            if st.f[9 * b + d] >> i & 1 == 1 {
                 out[n] = ((27 * b + i) as u8, d as u8);
                 n += 1;
             }
@@ -422,7 +433,7 @@ impl Locked9 {
                 .iter()
                 .filter(|&&c| {
                     let (b, i) = (c as usize / 27, c as usize % 27);
-                    (st.f[3 * d + b] & st.open[b]) >> i & 1 == 1
+                    (st.f[9 * b + d] & st.open[b]) >> i & 1 == 1
                 })
                 .count()
         };
@@ -447,7 +458,7 @@ impl Locked9 {
         let mut n = 0;
         for &c in g.unit(u) {
             let (b, i) = (c as usize / 27, c as usize % 27);
-            if (st.f[3 * d + b] & st.open[b]) >> i & 1 == 1 {
+            if (st.f[9 * b + d] & st.open[b]) >> i & 1 == 1 {
                 out[n] = (c as u8, d as u8);
                 n += 1;
             }
@@ -467,7 +478,7 @@ impl Locked9 {
             if self.solutions.len() < self.keep {
                 let mut cells = vec![0u8; 81];
                 for (j, &word) in st.f.iter().enumerate() {
-                    let (d, b) = (j / 3, j % 3);
+                    let (b, d) = (j / 9, j % 9);
                     let mut m = word;
                     while m != 0 {
                         cells[27 * b + m.trailing_zeros() as usize] = d as u8 + 1;
@@ -488,10 +499,10 @@ impl Locked9 {
             }
             let mut next = *st;
             let (d, b, i) = (d as usize, c as usize / 27, c as usize % 27);
-            let mut dirty = 0;
-            let ok = next.f[3 * d + b] >> i & 1 == 1 && {
-                place(&mut next, d, b, i, &mut dirty);
-                self.propagate(&mut next, dirty)
+            let mut seen = st.f;
+            let ok = next.f[9 * b + d] >> i & 1 == 1 && {
+                place(&mut next, d, b, i);
+                self.propagate(&mut next, &mut seen)
             };
             if ok {
                 self.dfs(&next);
@@ -507,29 +518,18 @@ impl Locked9 {
 }
 
 /// Places digit `d` at bit `i` of band `b`: the cell leaves the other digits, the digit leaves
-/// the cell's row, box and column; words that changed are marked in `dirty`.
+/// the cell's row, box and column.
 #[inline(always)]
-fn place(st: &mut State, d: usize, b: usize, i: usize, dirty: &mut u32) {
+fn place(st: &mut State, d: usize, b: usize, i: usize) {
+    // Bounds the compiler can use to drop the index checks below.
+    assert!(d < 9 && b < 3 && i < 27);
     let bit = 1u32 << i;
-    let mut changed = 0u32;
-    for e in 0..9 {
-        let j = 3 * e + b;
-        let old = st.f[j];
-        let new = if e == d {
-            old & !ROW_BOX_OF[i] | bit
-        } else {
-            old & !bit
-        };
-        st.f[j] = new;
-        changed |= ((old != new) as u32) << j;
+    for w in &mut st.f[9 * b..9 * b + 9] {
+        *w &= !bit;
     }
-    for ob in [(b + 1) % 3, (b + 2) % 3] {
-        let j = 3 * d + ob;
-        let old = st.f[j];
-        let new = old & !COL_OF[i];
-        st.f[j] = new;
-        changed |= ((old != new) as u32) << j;
-    }
+    st.f[9 * b + d] = st.f[9 * b + d] & !ROW_BOX_OF[i] | bit;
+    let col = COL_OF[i];
+    st.f[9 * ((b + 1) % 3) + d] &= !col;
+    st.f[9 * ((b + 2) % 3) + d] &= !col;
     st.open[b] &= !bit;
-    *dirty |= changed;
 }
