@@ -215,21 +215,29 @@ impl Locked9 {
                 0
             }
         };
-        let mut hit = (row_single(0) | row_single(1) | row_single(2)) & st.open[b];
-        while hit != 0 {
-            let i = hit.trailing_zeros() as usize;
-            hit &= hit - 1;
-            // (Two rows' single places never share a box or column here: the band rule.)
-            place(st, j % 9, b, i);
-            self.stats.forced += 1;
+        let hit = (row_single(0) | row_single(1) | row_single(2)) & st.open[b];
+        if hit != 0 {
+            // Place them all at once: they lie in different rows and (the band rule) boxes,
+            // so in different columns, and the digit's word already lacks their row and box
+            // peers. The cells leave the other digits, their columns leave the other bands.
+            for x in &mut st.f[9 * b..9 * b + 9] {
+                *x &= !hit;
+            }
+            st.f[j] = w;
+            let cols = columns(hit) * 0x40201;
+            let d = j % 9;
+            st.f[9 * ((b + 1) % 3) + d] &= !cols;
+            st.f[9 * ((b + 2) % 3) + d] &= !cols;
+            st.open[b] &= !hit;
+            self.stats.forced += hit.count_ones() as u64;
         }
         true
     }
 
-    /// The stack rule for digit `d`, then the columns left with one open place get it; false
-    /// on a contradiction.
+    /// The stack rule for digit `d`, then the columns left with one open place get it; None
+    /// on a contradiction, else whether anything changed.
     #[inline]
-    fn stack(&mut self, st: &mut State, d: usize) -> bool {
+    fn stack(&mut self, st: &mut State, d: usize) -> Option<bool> {
         assert!(d < 9);
         let w = [st.f[d], st.f[9 + d], st.f[18 + d]];
         let v = [columns(w[0]), columns(w[1]), columns(w[2])];
@@ -238,7 +246,7 @@ impl Locked9 {
             let m = (v[0] >> (3 * s) & 7) | (v[1] >> (3 * s) & 7) << 3 | (v[2] >> (3 * s) & 7) << 6;
             let a = ALLOWED[m as usize] as u32;
             if a == 0 {
-                return false;
+                return None;
             }
             keep[0] |= (a & 7) << (3 * s);
             keep[1] |= (a >> 3 & 7) << (3 * s);
@@ -254,17 +262,23 @@ impl Locked9 {
         let (a0, a1, a2) = (columns(x[0]), columns(x[1]), columns(x[2]));
         let many = multi(x[0]) | multi(x[1]) | multi(x[2]) | a0 & a1 | a0 & a2 | a1 & a2;
         let one = (!many & 0x1FF) * 0x40201;
+        let mut moved = x != w;
         for (b, &xb) in x.iter().enumerate() {
             let mut hit = xb & one & st.open[b];
             while hit != 0 {
                 let i = hit.trailing_zeros() as usize;
                 hit &= hit - 1;
-                // (Places in different columns of one digit never clash after the stack rule.)
+                // Two such places never share a box (the stack rule), but they may share a
+                // row: the first then takes the second's column's only place.
+                if st.f[9 * b + d] >> i & 1 == 0 {
+                    return None;
+                }
                 place(st, d, b, i);
                 self.stats.forced += 1;
+                moved = true;
             }
         }
-        true
+        Some(moved)
     }
 
     /// All rules to their fixpoint; `seen` holds the words as the band rule last saw them
@@ -276,6 +290,7 @@ impl Locked9 {
         loop {
             let mut changed = differ(&st.f, seen);
             while changed != 0 {
+                let forced = self.stats.forced;
                 while changed != 0 {
                     let j = changed.trailing_zeros() as usize;
                     changed &= changed - 1;
@@ -285,7 +300,10 @@ impl Locked9 {
                     seen[j] = st.f[j];
                     digits |= 1 << (j % 9);
                 }
-                changed = differ(&st.f, seen);
+                // The band rule changes only its own word: without placements, nothing new.
+                if self.stats.forced != forced {
+                    changed = differ(&st.f, seen);
+                }
             }
             // Naked singles and empty cells, a band at a time.
             let mut placed = false;
@@ -323,14 +341,16 @@ impl Locked9 {
             if placed {
                 continue;
             }
+            let mut moved = false;
             while digits != 0 {
                 let d = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
-                if !self.stack(st, d) {
-                    return false;
+                match self.stack(st, d) {
+                    None => return false,
+                    Some(m) => moved |= m,
                 }
             }
-            if differ(&st.f, seen) == 0 {
+            if !moved {
                 return true;
             }
         }
