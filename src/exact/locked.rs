@@ -224,12 +224,13 @@ impl Locked9 {
                 *x &= !hit;
             }
             st.f[j] = w;
-            let cols = columns(hit) * 0x40201;
+            let cols = !(columns(hit) * 0x40201);
             let d = j % 9;
-            st.f[9 * ((b + 1) % 3) + d] &= !cols;
-            st.f[9 * ((b + 2) % 3) + d] &= !cols;
+            st.f[d] &= cols;
+            st.f[9 + d] &= cols;
+            st.f[18 + d] &= cols;
+            st.f[j] = w;
             st.open[b] &= !hit;
-            self.stats.forced += hit.count_ones() as u64;
         }
         true
     }
@@ -274,7 +275,6 @@ impl Locked9 {
                     return None;
                 }
                 place(st, d, b, i);
-                self.stats.forced += 1;
                 moved = true;
             }
         }
@@ -286,11 +286,20 @@ impl Locked9 {
     /// first; the stack rule (for the digits changed since it last ran) only when they have
     /// nothing left to do.
     fn propagate(&mut self, st: &mut State, seen: &mut [u32; 27]) -> bool {
-        let mut digits = 0u32;
+        let open = st.open;
+        let ok = self.fixpoint(st, seen);
+        // Digits placed by propagation (whatever the outcome, as the generic search counts).
+        let placed: u32 = (0..3).map(|b| (open[b] & !st.open[b]).count_ones()).sum();
+        self.stats.forced += placed as u64;
+        ok
+    }
+
+    fn fixpoint(&mut self, st: &mut State, seen: &mut [u32; 27]) -> bool {
+        let (mut digits, mut bands) = (0u32, 0u32);
         loop {
             let mut changed = differ(&st.f, seen);
             while changed != 0 {
-                let forced = self.stats.forced;
+                let open = st.open;
                 while changed != 0 {
                     let j = changed.trailing_zeros() as usize;
                     changed &= changed - 1;
@@ -299,17 +308,18 @@ impl Locked9 {
                     }
                     seen[j] = st.f[j];
                     digits |= 1 << (j % 9);
+                    bands |= 1 << (j / 9);
                 }
                 // The band rule changes only its own word: without placements, nothing new.
-                if self.stats.forced != forced {
+                if st.open != open {
                     changed = differ(&st.f, seen);
                 }
             }
-            // Naked singles and empty cells, a band at a time.
+            // Naked singles and empty cells, a band at a time (where words changed).
             let mut placed = false;
             for b in 0..3 {
                 let open = st.open[b];
-                if open == 0 {
+                if open == 0 || bands >> b & 1 == 0 {
                     continue;
                 }
                 let (mut once, mut twice) = (0u32, 0u32);
@@ -333,11 +343,11 @@ impl Locked9 {
                                 return false; // its only digit went to a peer just before
                             }
                             place(st, d, b, i);
-                            self.stats.forced += 1;
                         }
                     }
                 }
             }
+            bands = 0;
             if placed {
                 continue;
             }
@@ -548,8 +558,11 @@ fn place(st: &mut State, d: usize, b: usize, i: usize) {
         *w &= !bit;
     }
     st.f[9 * b + d] = st.f[9 * b + d] & !ROW_BOX_OF[i] | bit;
-    let col = COL_OF[i];
-    st.f[9 * ((b + 1) % 3) + d] &= !col;
-    st.f[9 * ((b + 2) % 3) + d] &= !col;
+    let own = st.f[9 * b + d];
+    let col = !COL_OF[i];
+    st.f[d] &= col;
+    st.f[9 + d] &= col;
+    st.f[18 + d] &= col;
+    st.f[9 * b + d] = own;
     st.open[b] &= !bit;
 }

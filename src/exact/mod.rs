@@ -266,13 +266,12 @@ impl Solver {
     ) -> Outcome {
         self.stats = Stats::default();
         let keep = limit.min(64);
+        // Distinct solutions in the order found (the first one found is the first here).
         let mut distinct: Vec<Vec<u8>> = Vec::new();
-        let mut first: Option<Vec<u8>> = None;
         let total_limit = self.config.node_limit;
         let mut weights: Vec<u32> = Vec::new();
         let mut run = |stats: &mut Stats,
                        distinct: &mut Vec<Vec<u8>>,
-                       first: &mut Option<Vec<u8>>,
                        cfg: Config,
                        rng: Option<&mut Xoshiro256PlusPlus>,
                        budget: Option<u64>,
@@ -306,9 +305,6 @@ impl Solver {
                     (s.found, s.aborted, s.solutions)
                 };
                 for sol in solutions {
-                    if first.is_none() {
-                        *first = Some(sol.clone());
-                    }
                     if distinct.len() < keep && !distinct.contains(&sol) {
                         distinct.push(sol);
                     }
@@ -331,9 +327,6 @@ impl Solver {
             }
             stats.add(&s.stats);
             for sol in s.solutions {
-                if first.is_none() {
-                    *first = Some(sol.clone());
-                }
                 if distinct.len() < keep && !distinct.contains(&sol) {
                     distinct.push(sol);
                 }
@@ -345,7 +338,6 @@ impl Solver {
             Restarts::Off => run(
                 &mut stats,
                 &mut distinct,
-                &mut first,
                 self.config,
                 self.rng.as_mut(),
                 None,
@@ -360,8 +352,7 @@ impl Solver {
                 let mut r = run(
                     &mut stats,
                     &mut distinct,
-                    &mut first,
-                    self.config,
+                        self.config,
                     self.rng.as_mut(),
                     Some(first_budget),
                     false,
@@ -382,8 +373,7 @@ impl Solver {
                     r = run(
                         &mut stats,
                         &mut distinct,
-                        &mut first,
-                        cfg,
+                                cfg,
                         None,
                         Some(base.saturating_mul(16)),
                         false,
@@ -399,8 +389,7 @@ impl Solver {
                     r = run(
                         &mut stats,
                         &mut distinct,
-                        &mut first,
-                        cfg,
+                                cfg,
                         Some(&mut restart_rng),
                         Some(base.saturating_mul(luby(i))),
                         true,
@@ -414,7 +403,12 @@ impl Solver {
             }
         };
         self.stats = stats;
-        let first = first.map(|cells| {
+        let count = if aborted {
+            distinct.len().min(limit)
+        } else {
+            found
+        };
+        let first = distinct.into_iter().next().map(|cells| {
             let g = Grid::from_cells(puzzle.box_size(), cells).expect("solver keeps the size");
             debug_assert!(
                 g.is_solution_of(puzzle),
@@ -423,11 +417,7 @@ impl Solver {
             g
         });
         Outcome {
-            count: if aborted {
-                distinct.len().min(limit)
-            } else {
-                found
-            },
+            count,
             first,
             aborted,
         }
