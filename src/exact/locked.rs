@@ -415,7 +415,7 @@ impl Locked9 {
 
     /// Branch options as in the generic `choose` (cell, digit index); None when the grid is
     /// full.
-    fn choose(&self, st: &State, out: &mut [(u8, u8); 9]) -> Option<usize> {
+    fn choose(&self, st: &State, out: &mut [(u8, u8); 10]) -> Option<usize> {
         if st.open == [0; 3] {
             return None;
         }
@@ -439,12 +439,11 @@ impl Locked9 {
                 (b, i)
             }
         };
+        // The cell's digits in order, written without a test per digit (out has a spare slot).
         let mut n = 0;
         for d in 0..9 {
-            if st.f[9 * b + d] >> i & 1 == 1 {
-                out[n] = ((27 * b + i) as u8, d as u8);
-                n += 1;
-            }
+            out[n] = ((27 * b + i) as u8, d as u8);
+            n += (st.f[9 * b + d] >> i & 1) as usize;
         }
         Some(n)
     }
@@ -452,7 +451,7 @@ impl Locked9 {
     /// Mirrors the generic search: the first unit (rows, columns, boxes) with a digit of two
     /// open places (its lowest such digit), else the first with three if `than` > 3; the
     /// options are its places in unit order.
-    fn fewest_places(st: &State, than: usize, out: &mut [(u8, u8); 9]) -> Option<usize> {
+    fn fewest_places(st: &State, than: usize, out: &mut [(u8, u8); 10]) -> Option<usize> {
         let g = crate::puzzle::Geometry::get(3);
         let places = |u: usize, d: usize| {
             g.unit(u)
@@ -498,7 +497,7 @@ impl Locked9 {
             self.aborted = true;
             return;
         }
-        let mut options = [(0u8, 0u8); 9];
+        let mut options = [(0u8, 0u8); 10];
         let Some(k) = self.choose(st, &mut options) else {
             self.found += 1;
             if self.solutions.len() < self.keep {
