@@ -244,7 +244,7 @@ impl Locked9 {
             return None;
         }
         let mut x = w;
-        if a != m {
+        if (a[0] ^ m[0]) | (a[1] ^ m[1]) | (a[2] ^ m[2]) != 0 {
             // (One call in ten on hard puzzles.)
             for b in 0..3 {
                 let keep =
@@ -258,7 +258,7 @@ impl Locked9 {
         let (a0, a1, a2) = (columns(x[0]), columns(x[1]), columns(x[2]));
         let many = multi(x[0]) | multi(x[1]) | multi(x[2]) | a0 & a1 | a0 & a2 | a1 & a2;
         let one = (!many & 0x1FF) * 0x40201;
-        let mut moved = x != w;
+        let mut moved = (x[0] ^ w[0]) | (x[1] ^ w[1]) | (x[2] ^ w[2]) != 0;
         for (b, &xb) in x.iter().enumerate() {
             let mut hit = xb & one & st.open[b];
             while hit != 0 {
@@ -306,7 +306,7 @@ impl Locked9 {
                     bands |= 1 << (j / 9);
                 }
                 // The band rule changes only its own word: without placements, nothing new.
-                if st.open != open {
+                if (st.open[0] ^ open[0]) | (st.open[1] ^ open[1]) | (st.open[2] ^ open[2]) != 0 {
                     changed = differ(&st.f, seen);
                 }
             }
@@ -416,7 +416,7 @@ impl Locked9 {
     /// Branch options as in the generic `choose` (cell, digit index); None when the grid is
     /// full.
     fn choose(&self, st: &State, out: &mut [(u8, u8); 10]) -> Option<usize> {
-        if st.open == [0; 3] {
+        if st.open[0] | st.open[1] | st.open[2] == 0 {
             return None;
         }
         let (b, i) = match Locked9::first_pair(st) {
