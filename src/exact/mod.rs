@@ -352,7 +352,7 @@ impl Solver {
                 let mut r = run(
                     &mut stats,
                     &mut distinct,
-                        self.config,
+                    self.config,
                     self.rng.as_mut(),
                     Some(first_budget),
                     false,
@@ -373,7 +373,7 @@ impl Solver {
                     r = run(
                         &mut stats,
                         &mut distinct,
-                                cfg,
+                        cfg,
                         None,
                         Some(base.saturating_mul(16)),
                         false,
@@ -389,7 +389,7 @@ impl Solver {
                     r = run(
                         &mut stats,
                         &mut distinct,
-                                cfg,
+                        cfg,
                         Some(&mut restart_rng),
                         Some(base.saturating_mul(luby(i))),
                         true,
