@@ -106,6 +106,19 @@ const TRIAD_CELLS: [u32; 512] = {
     t
 };
 
+/// A row's 9 cells if at most one is set, else 0.
+const LONE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut x: usize = 0;
+    while x < 512 {
+        if x & x.wrapping_sub(1) == 0 {
+            t[x] = x as u16;
+        }
+        x += 1;
+    }
+    t
+};
+
 /// Triad occupancy of a band word: bit 3 * row + box.
 #[inline(always)]
 fn triads(w: u32) -> usize {
@@ -202,13 +215,8 @@ impl Locked9 {
         let w = st.f[j] & TRIAD_CELLS[a as usize & 0x1FF];
         st.f[j] = w;
         let b = j / 9;
-        // (Which rows are single is unpredictable: no branch.)
-        let row_single = |r: u32| {
-            let x = w & 0x1FF << (9 * r);
-            // All ones when x has at most one bit (x & (x - 1) == 0), else zero.
-            let at_most_one = ((x & x.wrapping_sub(1)) as u64).wrapping_sub(1) >> 32;
-            x & at_most_one as u32
-        };
+        // (A table, not a branch: which rows are single is unpredictable.)
+        let row_single = |r: u32| (LONE[(w >> (9 * r) & 0x1FF) as usize] as u32) << (9 * r);
         let hit = (row_single(0) | row_single(1) | row_single(2)) & st.open[b];
         // Place them all at once: they lie in different rows and (the band rule) boxes, so
         // in different columns, and the digit's word already lacks their row and box peers.
