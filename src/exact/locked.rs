@@ -584,3 +584,28 @@ fn place(st: &mut State, d: usize, b: usize, i: usize) {
     st.f[9 * b + d] = own;
     st.open[b] &= !bit;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two columns whose only place for a digit lies in the same row: the stack rule keeps
+    /// both, placing one takes the other's place, and that is a contradiction (not a second
+    /// placement in the same row).
+    #[test]
+    fn column_singles_in_one_row_are_a_contradiction() {
+        let all = (1u32 << 27) - 1;
+        let cols = |cs: &[u32]| cs.iter().fold(0, |m, &c| m | COL_OF[c as usize]);
+        let mut st = State {
+            f: [all; 27],
+            open: [all; 3],
+        };
+        // Digit 1 in band 0: row 0 at columns 0 and 3, row 1 at column 1, row 2 at columns
+        // 4 and 6; nowhere in columns 0 and 3 of the other bands.
+        st.f[0] = 1 << 0 | 1 << 3 | 1 << 10 | 1 << 22 | 1 << 24;
+        st.f[9] = all & !cols(&[0, 3]);
+        st.f[18] = all & !cols(&[0, 3]);
+        let mut s = Locked9::new(Branching::Mrv, 1, 1, None);
+        assert_eq!(s.stack(&mut st, 0), None);
+    }
+}
