@@ -1,8 +1,14 @@
-//! The exact solver: bitset candidates, constraint propagation (naked and hidden singles) and
-//! minimum-remaining-values (MRV) branching, for every grid size (4x4 … 64x64, one `u64` mask per
-//! cell). It finds a solution, counts solutions up to a limit (uniqueness checks), and keeps
-//! search statistics so that the classic baselines ("backtracking", "backtracking + MRV", the
-//! "AHA" of the papers) can reuse it with propagation or MRV switched off and report node counts.
+//! The exact solver: bitset candidates, constraint propagation (naked and hidden singles, on 9x9
+//! by default also locked candidates) and minimum-remaining-values (MRV) branching, for every
+//! grid size (4x4 … 64x64, one `u64` mask per cell). It finds a solution, counts solutions up to
+//! a limit (uniqueness checks), and keeps search statistics so that the classic baselines
+//! ("backtracking", "backtracking + MRV", the "AHA" of the papers) can reuse it with propagation
+//! or MRV switched off and report node counts.
+//!
+//! 9x9 grids with [`Propagation::Full`] or [`Propagation::Locked`] and MRV branching run on
+//! digit-major bit words (`nine.rs`, `locked.rs`) that visit exactly the nodes of the generic
+//! search with the same settings (the tests compare nodes, guesses, dead ends and solutions),
+//! so node counts mean the same whichever code runs.
 //!
 //! ```
 //! use gpu_sudoku::{exact, puzzle::parse_str};
@@ -45,9 +51,11 @@ pub enum Propagation {
     /// per unit (every naked or hidden subset). Slower per node, far fewer nodes on large,
     /// sparse grids near the hardness peak.
     Strong,
-    /// The fastest for the size: [`Propagation::Locked`] on 9x9, [`Propagation::Full`] on
-    /// every other size (where locked candidates cost more than they save in the first search).
-    /// Search statistics are those of the setting it stands for.
+    /// The default: [`Propagation::Locked`] on 9x9, where its bit-word search is the fastest,
+    /// and [`Propagation::Full`] on every other size (the generic locked-candidates pass costs
+    /// more time than it saves on the shipped 25x25 puzzles; see benches/RESULTS.md). Search
+    /// statistics are those of the setting it stands for ([`Propagation::resolve`]): for node
+    /// counts of singles-only search on 9x9, ask for `Full`.
     #[default]
     Auto,
 }
@@ -144,7 +152,9 @@ pub fn luby(i: u64) -> u64 {
     }
 }
 
-/// Search statistics of the last call (reset by every call).
+/// Search statistics of the last call (reset by every call). They depend on the configuration:
+/// with the default ([`Propagation::Auto`]) a 9x9 search propagates locked candidates too, so it
+/// has fewer nodes than the singles-only search (`Full`) of earlier versions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stats {
     /// Search nodes: the root plus one per value tried at a branch point.
