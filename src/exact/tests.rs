@@ -320,19 +320,9 @@ fn random_value_order_is_deterministic() {
     assert_ne!(a, c);
 }
 
-/// The generic search on 9x9 with the given branching, bypassing the fast path.
+/// The generic singles-only search on 9x9 with the given branching, bypassing the fast path.
 fn generic(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
-    let cfg = Config {
-        propagation: Propagation::Full,
-        branching,
-        node_limit: None,
-        restarts: Restarts::Off,
-    };
-    let mut s = Search::new(p.geometry(), cfg, limit, limit, None, None);
-    if s.load(p, None) && limit > 0 {
-        s.dfs(0);
-    }
-    (s.found, s.solutions, s.stats)
+    generic_with(p, Propagation::Full, branching, limit)
 }
 
 fn fast(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
@@ -428,6 +418,7 @@ fn band_rule_is_pointing_and_claiming_to_a_fixpoint() {
     }
 }
 
+/// The generic search on 9x9 with the given settings, bypassing the fast paths.
 fn generic_with(
     p: &Grid,
     propagation: Propagation,
