@@ -574,3 +574,45 @@ fn default_solver_agrees_on_every_shipped_9x9_puzzle() {
     // The files hold all three kinds, and puzzles with many solutions.
     assert!(kinds.iter().all(|&k| k > 50), "{kinds:?} of {total}");
 }
+
+/// The generic Locked search on 4x4 … 25x25: the same counts (up to 3) as singles-only search,
+/// and solutions that check.
+#[test]
+fn locked_propagation_on_other_sizes() {
+    let mut seen = [0usize; 4];
+    for (b, blank, count) in [(2, 0.7, 40), (4, 0.55, 12), (5, 0.45, 2)] {
+        for i in 0..count {
+            let mut rng = puzzle_rng(31, 100 * b as u64 + i);
+            let full = complete::random_complete(b, &mut rng);
+            let cells = full.cells().len();
+            let mut order: Vec<usize> = (0..cells).collect();
+            order.shuffle(&mut rng);
+            let mut p = full.clone();
+            for &c in &order[..(cells as f64 * blank) as usize] {
+                p.set(c, 0);
+            }
+            let run = |propagation| {
+                let mut s = Solver::new(Config {
+                    propagation,
+                    branching: Branching::Mrv,
+                    node_limit: None,
+                    restarts: Restarts::Off,
+                });
+                let o = s.count(&p, 3);
+                if let Some(g) = &o.first {
+                    g.verify_solution_of(&p).unwrap();
+                }
+                o.count
+            };
+            let full_count = run(Propagation::Full);
+            assert_eq!(
+                run(Propagation::Locked),
+                full_count,
+                "b={b} {}",
+                p.to_line()
+            );
+            seen[full_count] += 1;
+        }
+    }
+    assert!(seen[1] > 0 && seen[3] > 0, "unique and multiple: {seen:?}");
+}
