@@ -1,21 +1,27 @@
 //! The 9x9 search with locked candidates ([`Propagation::Locked`](super::Propagation::Locked)),
 //! MRV or MRV-with-places branching, no randomness: the default exact solver on 9x9.
 //!
-//! State: for every digit and band (three rows) one 27-bit word of the cells where the digit is
+//! State: for every band (three rows) and digit one 27-bit word of the cells where the digit is
 //! still possible (a placed cell keeps only its own digit), plus one word of open cells per
-//! band: 120 bytes per search level. A digit is brought to its fixpoint one digit at a time:
+//! band: 120 bytes per search level. Rules:
 //!
-//! * Band rule: in a band, the digit takes exactly one cell in each row and in each box, so the
-//!   nonempty row-box intersections ("triads", a 3x3 matrix per band) must contain a
-//!   permutation; a triad in no permutation is emptied (this is pointing and claiming between
-//!   rows and boxes, to their fixpoint) and a band with no permutation is a contradiction.
-//! * Stack rule: the same for columns and boxes on the column-box intersections of a stack.
-//! * A row or column left with one place for the digit places it (a box with one place leaves
-//!   its row with one place after the band rule).
+//! * Band rule (per word, after JCZSolve's band update): in a band, a digit takes exactly one
+//!   cell in each row and in each box, so the nonempty row-box intersections ("triads", a 3x3
+//!   matrix per band) must contain a permutation; a triad in no permutation is emptied (this
+//!   is pointing and claiming between rows and boxes, to their fixpoint) and a band with no
+//!   permutation is a contradiction. Rows left with one open place get the digit (a box with
+//!   one place leaves its row with one place after the rule).
+//! * Stack rule (per digit): the same for columns and boxes on the column-box intersections of
+//!   a stack; columns left with one open place get the digit.
+//! * Naked singles: an open cell with one candidate left gets it (bit-sliced counts over the
+//!   nine digit words of a band); an empty cell is a contradiction.
 //!
-//! Placements take the cell from the other digits, which are then brought to their fixpoint
-//! too; finally every open cell with one candidate left is placed (bit-sliced counts over
-//! the nine digit words of a band) and an empty cell is a contradiction.
+//! Propagation applies the band rule to every word that changed since it last looked (found
+//! by comparing all words with a copy), then naked singles in the bands that changed, until
+//! nothing changes; then the stack rule to the digits that changed since it last ran, and
+//! again from the start if it changed anything. The hot band update has no data-dependent
+//! branch (row singles by table, placement always applied), which matters as much as the
+//! instruction count.
 //!
 //! The fixpoint is the one of the generic solver's [`Propagation::Locked`] (naked and hidden
 //! singles, pointing and claiming for rows and columns: for a 3x3 triad matrix, pointing and
