@@ -320,19 +320,9 @@ fn random_value_order_is_deterministic() {
     assert_ne!(a, c);
 }
 
-/// The generic search on 9x9 with the given branching, bypassing the fast path.
+/// The generic singles-only search on 9x9 with the given branching, bypassing the fast path.
 fn generic(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
-    let cfg = Config {
-        propagation: Propagation::Full,
-        branching,
-        node_limit: None,
-        restarts: Restarts::Off,
-    };
-    let mut s = Search::new(p.geometry(), cfg, limit, limit, None, None);
-    if s.load(p, None) && limit > 0 {
-        s.dfs(0);
-    }
-    (s.found, s.solutions, s.stats)
+    generic_with(p, Propagation::Full, branching, limit)
 }
 
 fn fast(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
@@ -387,4 +377,242 @@ fn nine_fast_path_visits_the_same_tree() {
             }
         }
     }
+}
+
+/// Pointing and claiming on a 3x3 intersection matrix (bit 3 * row + column), to a fixpoint:
+/// a column (row) with one entry clears the rest of that entry's row (column). None when a
+/// row or column is empty.
+fn pointing_claiming(mut m: u16) -> Option<u16> {
+    loop {
+        let before = m;
+        for k in 0..3 {
+            let row = m >> (3 * k) & 7;
+            let col = (0..3).fold(0, |a, r| a | (m >> (3 * r + k) & 1) << r);
+            if row == 0 || col == 0 {
+                return None;
+            }
+            if row.count_ones() == 1 {
+                let c = row.trailing_zeros();
+                m &= !(0o111 << c) | 1 << (3 * k + c);
+            }
+            if col.count_ones() == 1 {
+                let r = col.trailing_zeros();
+                m &= !(7 << (3 * r)) | 1 << (3 * r + k);
+            }
+        }
+        if m == before {
+            return Some(m);
+        }
+    }
+}
+
+#[test]
+fn band_rule_is_pointing_and_claiming_to_a_fixpoint() {
+    for m in 0..512u16 {
+        let a = locked::ALLOWED[m as usize];
+        assert_eq!(
+            pointing_claiming(m),
+            (a != 0).then_some(a),
+            "matrix {m:09b}"
+        );
+    }
+}
+
+/// The generic search on 9x9 with the given settings, bypassing the fast paths.
+fn generic_with(
+    p: &Grid,
+    propagation: Propagation,
+    branching: Branching,
+    limit: usize,
+) -> (usize, Vec<Vec<u8>>, Stats) {
+    let cfg = Config {
+        propagation,
+        branching,
+        node_limit: None,
+        restarts: Restarts::Off,
+    };
+    let mut s = Search::new(p.geometry(), cfg, limit, limit, None, None);
+    if s.load(p, None) && limit > 0 {
+        s.dfs(0);
+    }
+    (s.found, s.solutions, s.stats)
+}
+
+fn fast_locked(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
+    let mut s = locked::Locked9::new(branching, limit, limit, None);
+    s.run(p.cells(), None);
+    (s.found, s.solutions, s.stats)
+}
+
+/// Famous, classic, empty and 300 random 9x9 puzzles (unique, multiple, some with a wrong clue).
+fn tree_test_puzzles() -> Vec<Grid> {
+    let mut puzzles: Vec<Grid> = HARD.iter().map(|l| grid(l)).collect();
+    puzzles.push(grid(CLASSIC));
+    puzzles.push(Grid::empty(3));
+    for i in 0..300u64 {
+        let mut rng = puzzle_rng(22, i);
+        let full = complete::random_complete(3, &mut rng);
+        let mut order: Vec<usize> = (0..81).collect();
+        order.shuffle(&mut rng);
+        let mut p = full.clone();
+        for &c in &order[..(35 + i as usize % 40)] {
+            p.set(c, 0);
+        }
+        if i % 7 == 0 {
+            let c = order[0];
+            if let Some(v) = (1..=9).find(|&v| {
+                v != full.get(c) && {
+                    let mut q = p.clone();
+                    q.set(c, v);
+                    q.is_consistent()
+                }
+            }) {
+                p.set(c, v);
+            }
+        }
+        puzzles.push(p);
+    }
+    puzzles
+}
+
+#[test]
+fn locked_fast_path_visits_the_same_tree() {
+    for p in &tree_test_puzzles() {
+        for branching in [Branching::Mrv, Branching::MrvPlaces] {
+            for limit in [1, 2, 5] {
+                let (gf, gs, gst) = generic_with(p, Propagation::Locked, branching, limit);
+                let (ff, fs, fst) = fast_locked(p, branching, limit);
+                let what = format!("{branching:?} limit {limit} {}", p.to_line());
+                assert_eq!(gf, ff, "{what}");
+                assert_eq!(gs, fs, "{what}");
+                assert_eq!(
+                    (gst.nodes, gst.guesses, gst.dead_ends),
+                    (fst.nodes, fst.guesses, fst.dead_ends),
+                    "{what}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn auto_is_locked_on_9x9_and_full_elsewhere() {
+    assert_eq!(Config::default().propagation, Propagation::Auto);
+    assert_eq!(Propagation::Auto.resolve(3), Propagation::Locked);
+    assert_eq!(Propagation::Auto.resolve(4), Propagation::Full);
+    assert_eq!(Propagation::Strong.resolve(3), Propagation::Strong);
+    let p = grid(HARD[0]);
+    let stats = |propagation| {
+        let mut s = Solver::new(Config {
+            propagation,
+            ..Config::default()
+        });
+        assert_eq!(s.count(&p, 2).count, 1);
+        s.stats()
+    };
+    assert_eq!(stats(Propagation::Auto), stats(Propagation::Locked));
+    assert_ne!(stats(Propagation::Auto), stats(Propagation::Full));
+}
+
+/// Every shipped 9x9 puzzle, and each with a consistent wrong clue added (mostly no solution):
+/// the default solver (locked candidates) against the generic singles-only search and the
+/// peer, for the count up to 2, the count up to 20 (many-solution puzzles of the paper sets)
+/// and the solution.
+#[test]
+fn default_solver_agrees_on_every_shipped_9x9_puzzle() {
+    let mut files = vec!["puzzles/classic.txt".to_string()];
+    for t in ["easy", "medium", "hard", "evil"] {
+        files.push(format!("puzzles/{t}.txt"));
+        files.push(format!("puzzles/unique/{t}.txt"));
+    }
+    let (mut kinds, mut total) = ([0usize; 3], 0);
+    for path in &files {
+        let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+        let f = crate::puzzle::read_puzzles(&full, Some(9)).unwrap();
+        for (k, p) in f.puzzles.iter().enumerate() {
+            let mut variants = vec![p.grid.clone()];
+            if let Some(s) = solve(&p.grid) {
+                // A wrong clue that breaks no rule: the first blank, the first other value.
+                let c = (0..81).find(|&c| p.grid.get(c) == 0).unwrap();
+                let mut q = p.grid.clone();
+                if let Some(v) = (1..=9).find(|&v| {
+                    v != s.get(c) && {
+                        q.set(c, v);
+                        q.is_consistent()
+                    }
+                }) {
+                    q.set(c, v);
+                    variants.push(q);
+                }
+            }
+            for g in &variants {
+                let what = format!("{path}:{} {}", k + 1, g.to_line());
+                let mut default = Solver::default();
+                let o = default.count(g, 2);
+                let (gf, gs, _) = generic_with(g, Propagation::Full, Branching::Mrv, 2);
+                assert_eq!(o.count, gf, "{what}");
+                assert_eq!(o.count, peer_solutions(g, 2).len(), "{what}");
+                match o.count {
+                    0 => assert_eq!(o.first, None, "{what}"),
+                    1 => assert_eq!(o.first.as_ref().unwrap().cells(), &gs[0][..], "{what}"),
+                    _ => {}
+                }
+                if let Some(s) = &o.first {
+                    s.verify_solution_of(g).unwrap();
+                }
+                let many = default.count(g, 20).count;
+                assert_eq!(
+                    many,
+                    generic_with(g, Propagation::Full, Branching::Mrv, 20).0,
+                    "{what}"
+                );
+                kinds[o.count] += 1;
+                total += 1;
+            }
+        }
+    }
+    // The files hold all three kinds, and puzzles with many solutions.
+    assert!(kinds.iter().all(|&k| k > 50), "{kinds:?} of {total}");
+}
+
+/// The generic Locked search on 4x4 … 25x25: the same counts (up to 3) as singles-only search,
+/// and solutions that check.
+#[test]
+fn locked_propagation_on_other_sizes() {
+    let mut seen = [0usize; 4];
+    for (b, blank, count) in [(2, 0.7, 40), (4, 0.55, 12), (5, 0.45, 2)] {
+        for i in 0..count {
+            let mut rng = puzzle_rng(31, 100 * b as u64 + i);
+            let full = complete::random_complete(b, &mut rng);
+            let cells = full.cells().len();
+            let mut order: Vec<usize> = (0..cells).collect();
+            order.shuffle(&mut rng);
+            let mut p = full.clone();
+            for &c in &order[..(cells as f64 * blank) as usize] {
+                p.set(c, 0);
+            }
+            let run = |propagation| {
+                let mut s = Solver::new(Config {
+                    propagation,
+                    branching: Branching::Mrv,
+                    node_limit: None,
+                    restarts: Restarts::Off,
+                });
+                let o = s.count(&p, 3);
+                if let Some(g) = &o.first {
+                    g.verify_solution_of(&p).unwrap();
+                }
+                o.count
+            };
+            let full_count = run(Propagation::Full);
+            assert_eq!(
+                run(Propagation::Locked),
+                full_count,
+                "b={b} {}",
+                p.to_line()
+            );
+            seen[full_count] += 1;
+        }
+    }
+    assert!(seen[1] > 0 && seen[3] > 0, "unique and multiple: {seen:?}");
 }
