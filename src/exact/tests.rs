@@ -333,50 +333,7 @@ fn fast(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, S
 
 #[test]
 fn nine_fast_path_visits_the_same_tree() {
-    let mut puzzles: Vec<Grid> = HARD.iter().map(|l| grid(l)).collect();
-    puzzles.push(grid(CLASSIC));
-    puzzles.push(Grid::empty(3));
-    for i in 0..300u64 {
-        let mut rng = puzzle_rng(21, i);
-        let full = complete::random_complete(3, &mut rng);
-        let mut order: Vec<usize> = (0..81).collect();
-        order.shuffle(&mut rng);
-        let mut p = full.clone();
-        for &c in &order[..(35 + i as usize % 40)] {
-            p.set(c, 0);
-        }
-        if i % 7 == 0 {
-            // A consistent wrong clue: usually no solution.
-            let c = order[0];
-            let v = (1..=9).find(|&v| {
-                v != full.get(c) && {
-                    let mut q = p.clone();
-                    q.set(c, v);
-                    q.is_consistent()
-                }
-            });
-            if let Some(v) = v {
-                p.set(c, v);
-            }
-        }
-        puzzles.push(p);
-    }
-    for p in &puzzles {
-        for branching in [Branching::Mrv, Branching::MrvPlaces] {
-            for limit in [1, 2, 5] {
-                let (gf, gs, gst) = generic(p, branching, limit);
-                let (ff, fs, fst) = fast(p, branching, limit);
-                let what = format!("{branching:?} limit {limit} {}", p.to_line());
-                assert_eq!(gf, ff, "{what}");
-                assert_eq!(gs, fs, "{what}");
-                assert_eq!(
-                    (gst.nodes, gst.guesses, gst.dead_ends),
-                    (fst.nodes, fst.guesses, fst.dead_ends),
-                    "{what}"
-                );
-            }
-        }
-    }
+    assert_same_trees(&tree_test_puzzles(21), generic, fast);
 }
 
 /// Pointing and claiming on a 3x3 intersection matrix (bit 3 * row + column), to a fixpoint:
@@ -444,13 +401,14 @@ fn fast_locked(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<
     (s.found, s.solutions, s.stats)
 }
 
-/// Famous, classic, empty and 300 random 9x9 puzzles (unique, multiple, some with a wrong clue).
-fn tree_test_puzzles() -> Vec<Grid> {
+/// Famous, classic, empty and 300 random 9x9 puzzles (unique, multiple, some with a wrong clue),
+/// the random ones drawn from `seed`.
+fn tree_test_puzzles(seed: u64) -> Vec<Grid> {
     let mut puzzles: Vec<Grid> = HARD.iter().map(|l| grid(l)).collect();
     puzzles.push(grid(CLASSIC));
     puzzles.push(Grid::empty(3));
     for i in 0..300u64 {
-        let mut rng = puzzle_rng(22, i);
+        let mut rng = puzzle_rng(seed, i);
         let full = complete::random_complete(3, &mut rng);
         let mut order: Vec<usize> = (0..81).collect();
         order.shuffle(&mut rng);
@@ -475,13 +433,20 @@ fn tree_test_puzzles() -> Vec<Grid> {
     puzzles
 }
 
-#[test]
-fn locked_fast_path_visits_the_same_tree() {
-    for p in &tree_test_puzzles() {
+type Outcome = (usize, Vec<Vec<u8>>, Stats);
+
+/// Both searches find the same solutions with the same nodes, guesses and dead ends, for both
+/// branching rules and several solution limits.
+fn assert_same_trees(
+    puzzles: &[Grid],
+    reference: impl Fn(&Grid, Branching, usize) -> Outcome,
+    fast: impl Fn(&Grid, Branching, usize) -> Outcome,
+) {
+    for p in puzzles {
         for branching in [Branching::Mrv, Branching::MrvPlaces] {
             for limit in [1, 2, 5] {
-                let (gf, gs, gst) = generic_with(p, Propagation::Locked, branching, limit);
-                let (ff, fs, fst) = fast_locked(p, branching, limit);
+                let (gf, gs, gst) = reference(p, branching, limit);
+                let (ff, fs, fst) = fast(p, branching, limit);
                 let what = format!("{branching:?} limit {limit} {}", p.to_line());
                 assert_eq!(gf, ff, "{what}");
                 assert_eq!(gs, fs, "{what}");
@@ -493,6 +458,15 @@ fn locked_fast_path_visits_the_same_tree() {
             }
         }
     }
+}
+
+#[test]
+fn locked_fast_path_visits_the_same_tree() {
+    assert_same_trees(
+        &tree_test_puzzles(22),
+        |p, b, l| generic_with(p, Propagation::Locked, b, l),
+        fast_locked,
+    );
 }
 
 #[test]
