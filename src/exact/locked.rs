@@ -581,14 +581,7 @@ fn place(st: &mut State, d: usize, b: usize, i: usize) {
     for w in &mut st.f[9 * b..9 * b + 9] {
         *w &= !bit;
     }
-    st.f[9 * b + d] = st.f[9 * b + d] & !ROW_BOX_OF[i] | bit;
-    let own = st.f[9 * b + d];
-    let col = !COL_OF[i];
-    st.f[d] &= col;
-    st.f[9 + d] &= col;
-    st.f[18 + d] &= col;
-    st.f[9 * b + d] = own;
-    st.open[b] &= !bit;
+    place_single(st, d, b, i);
 }
 
 #[cfg(test)]
