@@ -29,6 +29,20 @@ fn peer_solutions(p: &Grid, limit: usize) -> Vec<String> {
         .collect()
 }
 
+/// Random 9x9 puzzle `i` of stream `seed`: a complete grid (`full`), a random cell order, and
+/// the grid with the first `blanks` cells of that order blanked.
+fn random_blanked(seed: u64, i: u64, blanks: usize) -> (Grid, Vec<usize>, Grid) {
+    let mut rng = puzzle_rng(seed, i);
+    let full = complete::random_complete(3, &mut rng);
+    let mut order: Vec<usize> = (0..81).collect();
+    order.shuffle(&mut rng);
+    let mut p = full.clone();
+    for &c in &order[..blanks] {
+        p.set(c, 0);
+    }
+    (full, order, p)
+}
+
 #[test]
 fn solves_the_classic_puzzle() {
     let p = grid(CLASSIC);
@@ -58,14 +72,7 @@ fn solves_famous_hard_puzzles_like_the_peer() {
 fn agrees_with_the_peer_on_random_puzzles() {
     // Paper-model style puzzles over the whole d range: unique, multiple and (rarely) many.
     for i in 0..200u64 {
-        let mut rng = puzzle_rng(99, i);
-        let full = complete::random_complete(3, &mut rng);
-        let mut order: Vec<usize> = (0..81).collect();
-        order.shuffle(&mut rng);
-        let mut p = full.clone();
-        for &c in &order[..(30 + i as usize % 35)] {
-            p.set(c, 0);
-        }
+        let (_, _, p) = random_blanked(99, i, 30 + i as usize % 35);
         let ours = count_solutions(&p, 3);
         let peer = sudoku::Sudoku::from_str_line(&p.to_line())
             .unwrap()
@@ -173,14 +180,7 @@ fn solves_large_grids() {
 #[test]
 fn strong_propagation_and_lookahead_agree_with_the_default() {
     for i in 0..60u64 {
-        let mut rng = puzzle_rng(11, i);
-        let full = complete::random_complete(3, &mut rng);
-        let mut order: Vec<usize> = (0..81).collect();
-        order.shuffle(&mut rng);
-        let mut p = full.clone();
-        for &c in &order[..(40 + i as usize % 25)] {
-            p.set(c, 0);
-        }
+        let (_, _, p) = random_blanked(11, i, 40 + i as usize % 25);
         let reference = count_solutions(&p, 3);
         for branching in [Branching::Mrv, Branching::DomWdeg, Branching::Lookahead] {
             let mut s = Solver::new(Config {
@@ -408,14 +408,7 @@ fn tree_test_puzzles(seed: u64) -> Vec<Grid> {
     puzzles.push(grid(CLASSIC));
     puzzles.push(Grid::empty(3));
     for i in 0..300u64 {
-        let mut rng = puzzle_rng(seed, i);
-        let full = complete::random_complete(3, &mut rng);
-        let mut order: Vec<usize> = (0..81).collect();
-        order.shuffle(&mut rng);
-        let mut p = full.clone();
-        for &c in &order[..(35 + i as usize % 40)] {
-            p.set(c, 0);
-        }
+        let (full, order, mut p) = random_blanked(seed, i, 35 + i as usize % 40);
         if i % 7 == 0 {
             let c = order[0];
             if let Some(v) = (1..=9).find(|&v| {
