@@ -7,7 +7,7 @@
 //! Self-contained: needs no puzzle files.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gpu_sudoku::ilca::{cpu, IlcaParams};
+use gpu_sudoku::ilca::{cpu, Batch, IlcaParams};
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::rng::hash32;
 
@@ -39,7 +39,8 @@ fn bench(c: &mut Criterion) {
     let puzzles = puzzles();
     let runs = 8;
     let params = IlcaParams::default();
-    let steps: u64 = cpu::run_batch(&puzzles, runs, &params, &|| {})
+    let batch = Batch::runs(&puzzles, &params, runs);
+    let steps: u64 = cpu::run(&batch, &|_| {})
         .iter()
         .map(|r| r.steps as u64)
         .sum();
@@ -51,10 +52,10 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(steps));
     g.bench_function("1_thread", |b| {
-        b.iter(|| one.install(|| cpu::run_batch(&puzzles, runs, &params, &|| {})))
+        b.iter(|| one.install(|| cpu::run(&batch, &|_| {})))
     });
     g.bench_function(format!("{}_threads", rayon::current_num_threads()), |b| {
-        b.iter(|| cpu::run_batch(&puzzles, runs, &params, &|| {}))
+        b.iter(|| cpu::run(&batch, &|_| {}))
     });
     g.finish();
 }

@@ -2,8 +2,8 @@
 //! Throughput is in instance-steps (elements); without an adapter only the CPU side runs.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gpu_sudoku::gpu::{ilca as gpu_ilca, Gpu};
-use gpu_sudoku::ilca::{cpu, IlcaParams};
+use gpu_sudoku::gpu::Gpu;
+use gpu_sudoku::ilca::{cpu, gpu as gpu_ilca, Batch, IlcaParams};
 use gpu_sudoku::puzzle::{read_puzzles, Grid};
 
 fn puzzles() -> Vec<Grid> {
@@ -21,21 +21,21 @@ fn bench(c: &mut Criterion) {
         steps: 100,
         ..Default::default()
     };
-    let steps: u64 = cpu::run_batch(&puzzles, runs, &params, &|| {})
+    let batch = Batch::runs(&puzzles, &params, runs);
+    let steps: u64 = cpu::run(&batch, &|_| {})
         .iter()
         .map(|r| r.steps as u64)
         .sum();
     let mut g = c.benchmark_group("ilca_batch_40x10");
     g.sample_size(10);
     g.throughput(Throughput::Elements(steps));
-    g.bench_function("cpu_all_cores", |b| {
-        b.iter(|| cpu::run_batch(&puzzles, runs, &params, &|| {}))
-    });
+    g.bench_function("cpu_all_cores", |b| b.iter(|| cpu::run(&batch, &|_| {})));
     match Gpu::open(None) {
         Ok(gpu) => {
             eprintln!("GPU: {}", gpu.describe());
             g.bench_function("gpu", |b| {
-                b.iter(|| gpu_ilca::run_batch(&gpu, &puzzles, runs, &params, &|| {}).unwrap())
+                let opts = gpu_ilca::GpuOptions::default();
+                b.iter(|| gpu_ilca::run(&gpu, &batch, &opts, &|_| {}).unwrap())
             });
         }
         Err(e) => eprintln!("no GPU adapter, GPU side skipped: {e:#}"),

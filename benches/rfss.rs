@@ -5,9 +5,10 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpu_sudoku::puzzle::parse_str;
 use gpu_sudoku::rfss::{self, Problem, RfssParams};
 
-/// Norvig's hard1: plain RFSS does not solve it, so every instance runs all generations.
-const HARD: &str =
-    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+#[path = "../tests/common/mod.rs"]
+mod common;
+// Norvig's hard1: plain RFSS does not solve it, so every instance runs all generations.
+use common::HARD;
 const GENERATIONS: u32 = 500;
 
 fn bench(c: &mut Criterion) {
@@ -26,11 +27,12 @@ fn bench(c: &mut Criterion) {
             species * GENERATIONS as u64 * instances as u64,
         ));
         group.bench_function(format!("cpu/{instances}x9x9"), |b| {
-            b.iter(|| rfss::run_cpu(&batch, &params).unwrap())
+            b.iter(|| rfss::cpu::run(&batch, &params, &|_| {}).unwrap())
         });
-        if let Some(gpu) = gpu_sudoku::gpu::gpu_for_tests() {
+        if let Some(gpu) = common::gpu() {
+            let opts = rfss::gpu::GpuOptions::default();
             group.bench_function(format!("gpu/{instances}x9x9"), |b| {
-                b.iter(|| rfss::gpu::run(gpu, &batch, &params).unwrap())
+                b.iter(|| rfss::gpu::run(gpu, &batch, &params, &opts, &|_| {}).unwrap())
             });
         }
     }

@@ -11,7 +11,9 @@ set -euo pipefail
 OUT=${1:?usage: scripts/snapshot.sh OUT_DIR [BINARY]}
 B=${2:-target/release/gpu-sudoku}
 mkdir -p "$OUT"
-T=$(mktemp -d)
+# A fixed work folder: file paths appear in the outputs.
+T=/tmp/gpu-sudoku-snapshot
+rm -rf "$T" && mkdir -p "$T"
 trap 'rm -rf "$T"' EXIT
 head -23 puzzles/easy.txt >"$T/easy.txt"   # 3 header lines + 20 puzzles
 head -23 puzzles/hard.txt >"$T/hard.txt"
@@ -33,6 +35,7 @@ run() { # NAME ARGS...: stdout (timing columns cut) and any --json written as $T
   "$B" "$@" >"$T/$name.out" 2>"$T/$name.err" || echo "exit $?" >>"$T/$name.out"
   if [ -f "$T/$name.json" ]; then strip_json "$T/$name.json" >"$OUT/$name.json"; fi
   if [ -f "$T/$name.csv" ]; then cp "$T/$name.csv" "$OUT/$name.csv"; fi
+  true
 }
 
 i=0
@@ -57,7 +60,7 @@ run sweep sweep "$T/easy.txt" "$T/hard.txt" --backend cpu --runs 2 --sr 10:50:20
   --baseline sr=0 --csv "$T/sweep.csv"
 cp "$T/sweep.csv" "$OUT/sweep.csv"
 run compare compare "$T/easy.txt" --algos backtrack,mrv,astar,ga,sa,hc,ilca,rfss --runs 1 \
-  --budget-ms 0 --max-iterations 3000 --json "$T/compare.json" --csv "$T/compare.csv"
+  --budget-ms 0 --max-iterations 3000 --json "$T/compare.json"
 run trace trace puzzles/classic.txt --lr 0.05 --sr 20 --csv "$T/trace.csv"
 cp "$T/trace.out" "$OUT/trace.out"
 run trace-rfss trace "$T/easy.txt" --index 2 --algo rfss --every 50 --max-generations 600 \

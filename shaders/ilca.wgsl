@@ -1,4 +1,5 @@
-// ILCA time-steps for many instances at once: the WGSL twin of src/ilca/cpu.rs (State::step).
+// ILCA time-steps for many instances at once: the WGSL twin of src/ilca/cpu.rs (State::step),
+// its stages under the CPU's names: choose, degrees, learn, reset.
 //
 // Mapping: a workgroup holds IPW instances, TPI invocations each; an invocation owns the cells
 // j, j+TPI, … (CPT of them) of its instance and keeps their weights in private memory for the
@@ -7,11 +8,11 @@
 // Arithmetic on weights is only f32 multiplies by host-made factors and by powers of two, and
 // comparisons: nothing a driver can fuse or reorder, so results equal the CPU's bit for bit.
 //
-// The host prepends `const` lines for B, N, CELLS, NP, IPW, TPI, CPT (see src/gpu/ilca.rs) and
+// The host prepends `const` lines for B, N, CELLS, NP, IPW, TPI, CPT (see src/ilca/gpu.rs) and
 // shaders/rng.wgsl.
 //
-// Every loop here (and in the functions it calls) is counted by gpu::ilca::LoopPasses
-// (src/gpu/ilca.rs): the host caps the steps of a dispatch so that no invocation exceeds
+// Every loop here (and in the functions it calls) is counted by LoopPasses
+// (src/ilca/gpu.rs): the host caps the steps of a dispatch so that no invocation exceeds
 // llvmpipe's 65,535 loop passes per dispatch (lavapipe silently stops every loop after that; see
 // docs/GPU.md, "Loop budget per dispatch"). Adding or changing a loop means updating that bound.
 
@@ -101,8 +102,8 @@ fn peer_of(c: u32, i: u32) -> u32 {
     return peer(c, i);
 }
 
-// Largest-weight digit (1-based) of own cell k; ties as in cpu::argmax.
-fn choose(k: u32, cur: u32, key: u32, t: u32, c: u32) -> u32 {
+// Largest-weight digit (1-based) of own cell k; ties as in cpu::choose_digit.
+fn choose_digit(k: u32, cur: u32, key: u32, t: u32, c: u32) -> u32 {
     let base = k * N;
     var best = w[base];
     var ties = 1u;
@@ -247,15 +248,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if (live && j == 0u) {
             atomicStore(&unhappy[slot], 0u);
         }
-        // 1. choose
+        // Stage `choose` (State::choose).
         for (var k = 0u; k < CPT; k++) {
             let c = j + k * TPI;
             if (live && c < CELLS && clue[k] == 0u) {
-                word[sbase + c] = choose(k, word[sbase + c] & 0xffu, key, t, c);
+                word[sbase + c] = choose_digit(k, word[sbase + c] & 0xffu, key, t, c);
             }
         }
         workgroupBarrier();
-        // 2. degrees
+        // Stage `degrees` (State::degrees).
         for (var k = 0u; k < CPT; k++) {
             let c = j + k * TPI;
             if (live && c < CELLS) {
@@ -300,7 +301,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 }
                 live = false;
             } else {
-                // 3. learn, 4. restart or selective reset (a reset overwrites what learning did, as on the CPU)
+                // Stages `learn` and `reset` (State::learn, State::reset): a cell the reset
+                // restores skips learning, whose result the reset would overwrite.
                 for (var k = 0u; k < CPT; k++) {
                     let c = j + k * TPI;
                     if (c < CELLS && clue[k] == 0u) {

@@ -1,7 +1,8 @@
 // RFSS (resource-defined fitness sharing, Horn 2017) on the GPU: one workgroup per puzzle
 // instance runs up to `params.gens` generations per dispatch. Mirrors src/rfss/cpu.rs and
-// src/rfss/arith.rs operation for operation; see docs/RFSS.md for why the bits agree.
-// Every loop here is counted by gpu::loop_passes_per_generation (src/rfss/gpu.rs): the host keeps
+// src/rfss/arith.rs operation for operation, under the CPU's stage names (loads, shares, the
+// normaliser, select, readoff, Readoff::update); see docs/RFSS.md for why the bits agree.
+// Every loop here is counted by loop_passes_per_generation (src/rfss/gpu.rs): the host keeps
 // a dispatch under llvmpipe's 65,535 loop passes per invocation. Adding or changing a loop means
 // updating that bound (docs/RFSS.md, "Loop budget per dispatch").
 
@@ -35,8 +36,9 @@ struct Header {
     n_blank: u32,
 }
 
-// Per-instance read-off bookkeeping; = ReadoffState in src/rfss/mod.rs (+ limit and flags).
-struct State {
+// Per-instance read-off bookkeeping; = Readoff in src/rfss/mod.rs (+ limit and flags), and
+// GpuReadoff in src/rfss/gpu.rs.
+struct Readoff {
     generation: u32,
     streak: u32,
     streak_start: u32,
@@ -54,7 +56,7 @@ struct State {
 @group(0) @binding(4) var<storage, read_write> p: array<f32>;
 @group(0) @binding(5) var<storage, read_write> scratch: array<f32>;
 @group(0) @binding(6) var<storage, read_write> argmax: array<u32>;
-@group(0) @binding(7) var<storage, read_write> state: array<State>;
+@group(0) @binding(7) var<storage, read_write> state: array<Readoff>;
 
 var<workgroup> lanes: array<f32, LANES>;
 var<workgroup> wg_conflicts: atomic<u32>;
@@ -98,7 +100,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             break;
         }
 
-        // 1. Resource loads: covering species in ascending order.
+        // Stage `loads` (cpu.rs): covering species in ascending order.
         for (var r = t; r < h.n_res; r += LANES) {
             let a = csr[h.ptr_off + r];
             let e = csr[h.ptr_off + r + 1u];
@@ -110,7 +112,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         storageBarrier();
 
-        // 2. w = p / niche (4x niche: the factor cancels), lane partial sums.
+        // Stage `shares` (cpu.rs): w = p / niche (4x niche: the factor cancels), then the
+        // normaliser: lane partial sums and the tree of arith::lane_sum.
         var part = 0.0;
         for (var x = t; x < h.n_sp; x += LANES) {
             let px = p[h.sp_off + x];
@@ -134,7 +137,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         let rz = rcp(lanes[0]);
 
-        // 3. Proportionate selection and the underflow policy.
+        // Stage `select` (cpu.rs): proportionate selection and the underflow policy.
         for (var x = t; x < h.n_sp; x += LANES) {
             let wx = scratch[h.sp_off + x];
             var v = opaque(wx * rz);
@@ -149,7 +152,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         storageBarrier();
 
-        // 4. Read-off: per blank cell the species of highest proportion (ties: lowest index).
+        // Stage `readoff` (cpu.rs): per blank cell the species of highest proportion (ties: lowest
+        // index), then the conflicts.
         for (var i = t; i < h.n_blank; i += LANES) {
             let a = csr[h.ptr_off + i];
             let e = csr[h.ptr_off + i + 1u];
@@ -186,7 +190,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         workgroupBarrier();
 
-        // 5. Streaks and the stop rule (= ReadoffState::update), by one invocation.
+        // Streaks and the stop rule (= Readoff::update), by one invocation.
         if (t == 0u) {
             var st = state[inst];
             let conflicts = atomicLoad(&wg_conflicts);

@@ -1,3 +1,8 @@
+//! The `gpu-sudoku` command line: a thin layer over the library (`src/cli/`, one module per
+//! subcommand).
+
+mod cli;
+
 fn main() -> std::process::ExitCode {
-    gpu_sudoku::cli::main()
+    cli::main()
 }

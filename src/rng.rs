@@ -3,6 +3,14 @@
 //! (seed, puzzle, run, step, cell), so results do not depend on thread count, batch
 //! order or device.
 
+/// The WGSL twin (`shaders/rng.wgsl`: `hash32` and `draw`), which kernels include.
+pub const WGSL: &str = include_str!("../shaders/rng.wgsl");
+
+/// Values that pin the functions: `hash32(1)`, `instance_key(1, 0, 0)` and
+/// `draw(instance_key(1, 0, 0), 5, 80)`. Unit tests check the Rust side against them and
+/// `tests/agree_rng.rs` checks the WGSL side, so a change to either is noticed.
+pub const PINNED: [u32; 3] = [0x6889_90c0, 0x0b6c_72df, 0x84f3_08d0];
+
 /// 32-bit integer hash ("lowbias32", Chris Wellons' hash-prospector): good avalanche,
 /// only xor, shift and wrapping multiply, which WGSL's `u32` does identically.
 #[inline]
@@ -34,9 +42,6 @@ pub fn draw(key: u32, step: u32, cell: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// hash32(1), instance_key(1, 0, 0), draw(that key, 5, 80); the GPU test checks the same.
-    pub const PINNED: [u32; 3] = [0x6889_90c0, 0x0b6c_72df, 0x84f3_08d0];
 
     #[test]
     fn known_values_pin_the_function() {

@@ -47,7 +47,7 @@ fn batch_json(dir: &std::path::Path, backend: &str) -> serde_json::Value {
 
 #[test]
 fn gpu_json_equals_cpu_json_but_for_backend_and_timing() {
-    if gpu_sudoku::gpu::gpu_for_tests().is_none() {
+    if common::gpu().is_none() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("gpu-sudoku-backends-{}", std::process::id()));

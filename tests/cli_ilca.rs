@@ -209,16 +209,22 @@ fn json_does_not_depend_on_the_thread_count() {
 fn bad_parameters_fail_with_clear_messages() {
     let (nine, _) = files();
     let cases: &[(&[&str], &str)] = &[
-        (&["--lp", "-1"], "--lp must be"),
-        (&["--lr", "0"], "--lr must be"),
-        (&["--sr", "300"], "--sr 300 is larger than --steps 250"),
+        (&["--lp", "-1"], "--lp: must be"),
+        (&["--lr", "0"], "--lr: must be"),
+        (
+            &["--sr", "300"],
+            "--sr: 300 is larger than the step limit 250",
+        ),
         (
             &["--restart", "300"],
-            "--restart 300 is larger than --steps 250",
+            "--restart: 300 is larger than the step limit 250",
         ),
         (&["--runs", "0"], "--runs must be at least 1"),
-        (&["--steps", "0"], "--steps must be between"),
-        (&["--penalty-floor", "1"], "--penalty-floor"),
+        (&["--steps", "0"], "--steps: must be between"),
+        (
+            &["--penalty-floor", "1"],
+            "--penalty-floor: must be in [0, 1)",
+        ),
     ];
     for (extra, msg) in cases {
         let mut args = vec!["batch", nine.as_str()];
@@ -237,7 +243,7 @@ fn bad_parameters_fail_with_clear_messages() {
     assert!(err.contains("bad.txt:2:8"), "{err}");
     let out = run(&["trace", CLASSIC, "--lp", "-2"]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--lp must be"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--lp: must be"));
     let out = run(&["trace", "not a puzzle"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("neither a readable file nor a puzzle"));

@@ -122,7 +122,7 @@ fn batch_rfss_reports_like_ilca_and_says_runs_are_identical() {
 
 #[test]
 fn batch_rfss_gpu_json_equals_cpu_json() {
-    if gpu_sudoku::gpu::gpu_for_tests().is_none() {
+    if common::gpu().is_none() {
         return;
     }
     let d = dir("gpu");
@@ -159,7 +159,7 @@ fn options_of_the_other_algorithm_are_refused() {
         "--max-generations",
         "0",
     ]));
-    assert!(e.contains("--max-generations must be at least 1"), "{e}");
+    assert!(e.contains("--max-generations: must be at least 1"), "{e}");
     let e = failure(&run(&["trace", f, "--algo", "rfss", "--seed", "2"]));
     assert!(e.contains("--seed applies only to --algo ilca"), "{e}");
     let e = failure(&run(&["trace", f, "--every", "5"]));

@@ -1,14 +1,15 @@
 //! Sweeps and figures end to end on small cases: the sweep's numbers against separate
-//! `cpu::run_batch` calls (step limits included), CPU against GPU, the CLI's files (CSV, PNG,
+//! `cpu::run` calls (step limits included), CPU against GPU, the CLI's files (CSV, PNG,
 //! SVG), interruption and resume, trace and line pictures, and clear errors for bad input.
 
-use gpu_sudoku::gpu::gpu_for_tests;
-use gpu_sudoku::ilca::{cpu, IlcaParams};
+mod common;
+use gpu_sudoku::backend::Device;
+use gpu_sudoku::ilca::{cpu, Batch, IlcaParams};
 use gpu_sudoku::plot::{save, IlcaTrace, ProbabilityPanel, TraceGrids};
 use gpu_sudoku::puzzle::{parse_str, Grid};
 use gpu_sudoku::rng::hash32;
 use gpu_sudoku::sweep::{
-    parse_csv, parse_spec, Engine, Group, Input, Param, Plan, Role, Row, Sweep, SweepSpec,
+    parse_csv, parse_spec, Group, Input, Param, Plan, Role, Row, Sweep, SweepSpec,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -79,14 +80,14 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-fn run_all(plan: &Plan, inputs: &[Input], runs: usize, engine: Engine) -> Vec<Row> {
+fn run_all(plan: &Plan, inputs: &[Input], runs: usize, device: &Device) -> Vec<Row> {
     let sw = Sweep {
         plan,
         inputs,
         runs,
         d_bin: 0.1,
     };
-    sw.run_block(engine, &plan.runs, &|| {}).unwrap()
+    sw.run_block(device, &plan.runs, &|_| {}).unwrap()
 }
 
 /// What a sweep row should say, computed from a plain batch of the concatenated puzzles.
@@ -96,7 +97,7 @@ fn expected(
     params: &IlcaParams,
     runs: usize,
 ) -> Vec<(usize, usize, Option<f64>)> {
-    let res = cpu::run_batch(all, runs, params, &|| {});
+    let res = cpu::run(&Batch::runs(all, params, runs), &|_| {});
     let mut out = Vec::new();
     let mut start = 0;
     for &k in sizes {
@@ -141,7 +142,7 @@ fn step_limit_sweep_equals_separate_runs() {
     };
     let plan = Plan::new(&spec, &base).unwrap();
     assert_eq!(plan.runs.len(), 1, "one run answers every step limit");
-    let rows = run_all(&plan, &inp, 3, Engine::Cpu);
+    let rows = run_all(&plan, &inp, 3, &Device::Cpu);
     let mut some_differ = false;
     let mut prev = None;
     for s in [2u32, 5, 8, 11, 14] {
@@ -184,7 +185,7 @@ fn ratio_sweep_rows_match_plain_batches() {
         ..SweepSpec::default()
     };
     let plan = Plan::new(&spec, &base).unwrap();
-    let rows = run_all(&plan, &inp, 2, Engine::Cpu);
+    let rows = run_all(&plan, &inp, 2, &Device::Cpu);
     for run in &plan.runs {
         let want = expected(&all, &sizes, &run.params, 2);
         let got = file_rows(&rows, |r| r.role == run.role && r.point.lr == run.params.lr);
@@ -217,7 +218,7 @@ fn ratio_sweep_rows_match_plain_batches() {
 
 #[test]
 fn gpu_sweep_equals_cpu_sweep() {
-    let Some(gpu) = gpu_for_tests() else { return };
+    let Some(gpu) = common::gpu() else { return };
     let dir = tmp("gpu");
     let inp = inputs(&tier_files(&dir));
     let base = IlcaParams {
@@ -230,8 +231,8 @@ fn gpu_sweep_equals_cpu_sweep() {
         ..SweepSpec::default()
     };
     let plan = Plan::new(&spec, &base).unwrap();
-    let c = run_all(&plan, &inp, 2, Engine::Cpu);
-    let g = run_all(&plan, &inp, 2, Engine::Gpu(gpu));
+    let c = run_all(&plan, &inp, 2, &Device::Cpu);
+    let g = run_all(&plan, &inp, 2, &Device::Gpu(Box::new(gpu.clone())));
     assert_eq!(c, g);
 }
 
@@ -447,7 +448,7 @@ fn cli_errors_are_clear() {
     let e = run(&["--lr", "0.1:x:0.1"]);
     assert!(e.contains("end B `x` is not a number"), "{e}");
     let e = run(&["--lr", "-1:1:0.5"]);
-    assert!(e.contains("--lr must be a number in (0, 1000]"), "{e}");
+    assert!(e.contains("--lr: must be a number in (0, 1000]"), "{e}");
     let e = run(&["--lr", "0.5"]);
     assert!(e.contains("nothing to sweep"), "{e}");
     let e = run(&["--sr", "10:20:10", "--runs", "0"]);
@@ -493,13 +494,13 @@ fn auto_backend_falls_back_to_the_cpu() {
     };
     let out = ok(&mut sweep("auto"));
     assert!(
-        out.contains("note: no GPU adapter") && out.contains("running on the CPU"),
+        out.contains("note: running on the CPU: no GPU adapter found"),
         "{out}"
     );
     let rows = parse_csv("a.csv", &std::fs::read_to_string(&csv).unwrap()).unwrap();
     assert_eq!(file_rows(&rows, |_| true).len(), 4, "2 settings × 2 files");
     let e = fails(&mut sweep("gpu"));
-    assert!(e.contains("--backend gpu: no usable GPU adapter"), "{e}");
+    assert!(e.contains("--backend gpu: no GPU adapter found"), "{e}");
 }
 
 #[test]
@@ -518,7 +519,10 @@ fn trace_pictures_from_a_recorded_run() {
         .find(|t| t.solved(&puzzle))
         .expect("one of 10 runs solves the classic puzzle");
     // The recorded run is the batch's run: same end step.
-    let batch = cpu::run_batch(std::slice::from_ref(&puzzle), 10, &params, &|| {});
+    let batch = cpu::run(
+        &Batch::runs(std::slice::from_ref(&puzzle), &params, 10),
+        &|_| {},
+    );
     assert!(batch
         .iter()
         .any(|r| r.solved && r.steps == *tr.steps.last().unwrap()));

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 pub struct Args {}
 
 pub fn run(_: Args) -> Result<ExitCode> {
-    let all = crate::gpu::list_adapters();
+    let all = gpu_sudoku::gpu::list_adapters();
     if all.is_empty() {
         println!("no GPU adapter found (install a Vulkan driver, e.g. `apt-get install mesa-vulkan-drivers`); the CPU backend still works");
         return Ok(ExitCode::FAILURE);
@@ -13,7 +13,7 @@ pub fn run(_: Args) -> Result<ExitCode> {
     for (i, info) in all.iter().enumerate() {
         println!(
             "{i}: {} | driver {} {}",
-            crate::gpu::describe(info),
+            gpu_sudoku::gpu::describe(info),
             info.driver,
             info.driver_info
         );

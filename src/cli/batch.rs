@@ -2,15 +2,15 @@
 //! puzzle of one or more files and reports a table per file (the ILCA paper's Table 2 layout),
 //! plus optional JSON and CSV of the same shape for both algorithms.
 
+use super::args::DeviceArgs;
 use super::ilca_args::IlcaArgs;
 use super::rfss_args::RfssArgs;
-use crate::gpu::Backend;
-use crate::ilca::run::IlcaRunner;
-use crate::puzzle::{read_puzzles, Grid};
-use crate::report::batch::{batch_json, instances_csv, table, BatchInfo, FileResults};
-use crate::report::InstanceResult;
-use crate::rfss::{RfssOutcome, RfssRunner};
 use anyhow::{bail, Context, Result};
+use gpu_sudoku::ilca::{self, Batch, IlcaParams};
+use gpu_sudoku::puzzle::{read_puzzles, Grid};
+use gpu_sudoku::report::batch::{batch_json, instances_csv, table, BatchInfo, FileResults};
+use gpu_sudoku::report::InstanceResult;
+use gpu_sudoku::rfss::{self, RfssParams};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -31,12 +31,8 @@ pub struct Args {
     pub ilca: IlcaArgs,
     #[command(flatten)]
     pub rfss: RfssArgs,
-    /// Where to run: auto (GPU if possible, else CPU), cpu or gpu.
-    #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    pub backend: Backend,
-    /// GPU adapter (index or part of its name, see `gpu-sudoku adapters`).
-    #[arg(long)]
-    pub adapter: Option<String>,
+    #[command(flatten)]
+    pub device: DeviceArgs,
     /// Write the full report (parameters, summaries, every instance) as JSON.
     #[arg(long, value_name = "FILE")]
     pub json: Option<String>,
@@ -55,10 +51,10 @@ pub enum Algo {
     Rfss,
 }
 
-/// The opened engine of the chosen algorithm.
-enum Runner {
-    Ilca(IlcaRunner, crate::ilca::IlcaParams, usize),
-    Rfss(RfssRunner, crate::rfss::RfssParams),
+/// The chosen algorithm with its parameters.
+enum Run {
+    Ilca(IlcaParams, usize),
+    Rfss(RfssParams),
 }
 
 /// Text of the JSON `note` and the table header for RFSS.
@@ -69,15 +65,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if a.runs == Some(0) {
         bail!("--runs must be at least 1 (runs per puzzle)");
     }
-    let runner = match a.algo {
+    let run = match a.algo {
         Algo::Ilca => {
             a.rfss.refuse_for("ilca")?;
-            let params = a.ilca.params()?;
-            Runner::Ilca(
-                IlcaRunner::open(a.backend, a.adapter.as_deref())?,
-                params,
-                a.runs.unwrap_or(10),
-            )
+            Run::Ilca(a.ilca.params()?, a.runs.unwrap_or(10))
         }
         Algo::Rfss => {
             let changed = a.ilca.changed();
@@ -96,7 +87,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             if a.runs.is_some_and(|r| r > 1) {
                 eprintln!("note: {RFSS_NOTE}");
             }
-            Runner::Rfss(RfssRunner::open(a.backend, a.adapter.as_deref())?, params)
+            Run::Rfss(params)
         }
     };
     // Read every file first: a bad file fails before any work is done.
@@ -108,13 +99,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
         inputs.push(f);
     }
-    let (note, runs, engine) = match &runner {
-        Runner::Ilca(r, _, runs) => (&r.note, *runs, r.engine().clone()),
-        Runner::Rfss(r, _) => (&r.note, 1, r.engine()),
+    let device = a.device.open()?;
+    let runs = match &run {
+        Run::Ilca(_, runs) => *runs,
+        Run::Rfss(_) => 1,
     };
-    if let Some(note) = note {
-        eprintln!("{note}");
-    }
     let total: u64 = inputs.iter().map(|f| (f.puzzles.len() * runs) as u64).sum();
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(total);
@@ -134,29 +123,32 @@ pub fn run(a: Args) -> Result<ExitCode> {
         bar.set_prefix(f.label());
         let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
         let t0 = Instant::now();
-        let (results, rfss): (Vec<InstanceResult>, Vec<RfssOutcome>) = match &runner {
-            Runner::Ilca(r, params, runs) => (
-                r.run(&grids, *runs, params, &|| bar.inc(1))
+        let progress = |k: usize| bar.inc(k as u64);
+        let (results, details): (Vec<InstanceResult>, Vec<serde_json::Value>) = match &run {
+            Run::Ilca(params, runs) => (
+                ilca::run::run(&device, &Batch::runs(&grids, params, *runs), &progress)
                     .with_context(|| format!("running {}", f.path))?,
                 Vec::new(),
             ),
-            Runner::Rfss(r, params) => {
-                let base = bar.position();
-                let outcomes = r
-                    .run(&grids, params, &|done| bar.set_position(base + done as u64))
+            Run::Rfss(params) => {
+                let outcomes = rfss::run::run(&device, &grids, params, &progress)
                     .with_context(|| format!("running {}", f.path))?;
                 let results = outcomes
                     .iter()
                     .enumerate()
                     .map(|(i, o)| o.to_instance_result(i))
                     .collect();
-                (results, outcomes)
+                let details = outcomes
+                    .iter()
+                    .map(serde_json::to_value)
+                    .collect::<Result<_, _>>()?;
+                (results, details)
             }
         };
         let wall = t0.elapsed();
         // Every engine verifies; check once more here, so nothing unverified is ever reported.
         for r in results.iter().filter(|r| r.solved) {
-            let g = crate::puzzle::parse_str(&r.grid, Some(grids[r.puzzle].side()))?
+            let g = gpu_sudoku::puzzle::parse_str(&r.grid, Some(grids[r.puzzle].side()))?
                 .remove(0)
                 .grid;
             if let Err(why) = g.verify_solution_of(&grids[r.puzzle]) {
@@ -174,20 +166,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
             lines: f.puzzles.iter().map(|p| p.line).collect(),
             results,
             wall,
-            rfss,
+            details,
         });
     }
     bar.finish_and_clear();
-    let adapter = engine
+    let adapter = device
         .adapter()
         .map(|a| format!(" ({a})"))
         .unwrap_or_default();
+    let adapter_name = device.adapter();
     let command: Vec<String> = std::env::args().collect();
-    let (info, unit) = match &runner {
-        Runner::Ilca(_, params, runs) => {
+    let (info, unit) = match &run {
+        Run::Ilca(params, runs) => {
             println!(
                 "ILCA on {}{adapter}: {runs} runs/puzzle, steps {}, lr {}, lp {}, sr {}, restart {}, penalty floor {}, compare {:?}, tie {:?}, reset check {:?}, seed {}",
-                engine.name(),
+                device.name(),
                 params.steps,
                 params.lr,
                 params.lp,
@@ -202,8 +195,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             let info = BatchInfo {
                 algorithm: "ilca",
                 command: &command,
-                backend: engine.name(),
-                adapter: engine.adapter(),
+                backend: device.name(),
+                adapter: adapter_name.as_deref(),
                 runs: *runs,
                 seed: Some(params.seed),
                 note: None,
@@ -211,16 +204,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
             };
             (info, "steps")
         }
-        Runner::Rfss(_, params) => {
+        Run::Rfss(params) => {
             println!(
                 "RFSS on {}{adapter}: 1 run/puzzle (deterministic), max generations {}, stable generations {}, underflow {:?} below 2^-{}, enhancement {:?}{}",
-                engine.name(),
+                device.name(),
                 params.max_generations,
                 params.stable_generations,
                 params.underflow,
                 params.underflow_log2,
                 params.enhancement,
-                if params.enhancement == crate::rfss::Enhancement::Off {
+                if params.enhancement == rfss::Enhancement::Off {
                     String::new()
                 } else {
                     format!(" (stall generations {})", params.stall_generations)
@@ -229,8 +222,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             let info = BatchInfo {
                 algorithm: "rfss",
                 command: &command,
-                backend: engine.name(),
-                adapter: engine.adapter(),
+                backend: device.name(),
+                adapter: adapter_name.as_deref(),
                 runs: 1,
                 seed: None,
                 note: Some(RFSS_NOTE),

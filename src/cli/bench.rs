@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use super::ilca_args::IlcaArgs;
-use crate::gpu::{ilca as gpu_ilca, Gpu};
-use crate::ilca::cpu;
-use crate::puzzle::{read_puzzles, Grid};
-use crate::report::InstanceResult;
+use gpu_sudoku::backend::{Backend, Device};
+use gpu_sudoku::ilca::{self, Batch};
+use gpu_sudoku::puzzle::{read_puzzles, Grid};
+use gpu_sudoku::report::InstanceResult;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -71,13 +71,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let cells = puzzles[0].geometry().cells as f64;
     let total = puzzles.len() * a.runs;
-    let gpu = Gpu::open(a.adapter.as_deref()).context("the bench needs a GPU adapter")?;
+    let (device, _) = Device::open(Backend::Gpu, a.adapter.as_deref())
+        .context("the bench needs a GPU adapter")?;
+    let gpu = device.gpu().expect("a GPU device");
     eprintln!("GPU: {}", gpu.describe());
 
     // Compile once outside the timing, so both sides are timed on work alone.
-    gpu_ilca::IlcaKernel::cached(&gpu, puzzles[0].box_size())?;
+    ilca::gpu::Kernel::cached(gpu, puzzles[0].box_size())?;
     let t = Instant::now();
-    let g_res = gpu_ilca::run_batch(&gpu, &puzzles, a.runs, &params, &|| {})?;
+    let g_res = ilca::run::run(&device, &Batch::runs(&puzzles, &params, a.runs), &|_| {})?;
     let g = Measured::of(&g_res, t.elapsed().as_secs_f64());
 
     // The CPU runs the first `cpu_instances` instances: whole puzzles × runs.
@@ -87,7 +89,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         a.cpu_instances.div_ceil(a.runs).clamp(1, puzzles.len())
     };
     let t = Instant::now();
-    let c_res = cpu::run_batch(&puzzles[..cpu_puzzles], a.runs, &params, &|| {});
+    let c_res = ilca::run::run(
+        &Device::Cpu,
+        &Batch::runs(&puzzles[..cpu_puzzles], &params, a.runs),
+        &|_| {},
+    )?;
     let c = Measured::of(&c_res, t.elapsed().as_secs_f64());
     let mismatches = c_res.iter().zip(&g_res).filter(|(x, y)| x != y).count();
 

@@ -1,12 +1,12 @@
 //! `gpu-sudoku compare FILE... --algos …`: the classic baselines, ILCA and RFSS (CPU) side by
 //! side on the same puzzles: solved %, wall time per puzzle and iterations per algorithm × file.
 
-use crate::baselines::{self, Budget};
-use crate::ilca::cpu::{run_instance, Prepared, State};
-use crate::ilca::IlcaParams;
-use crate::puzzle::{read_puzzles, Grid};
-use crate::rfss::{self, RfssParams};
 use anyhow::{bail, Context, Result};
+use gpu_sudoku::backend::Device;
+use gpu_sudoku::baselines::{self, Budget};
+use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
+use gpu_sudoku::puzzle::{read_puzzles, Grid};
+use gpu_sudoku::rfss::{self, RfssParams};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -198,21 +198,26 @@ pub fn run(a: Args) -> Result<ExitCode> {
                             .collect();
                     (b.name().to_string(), b.unit().to_string(), r)
                 }
+                // Each attempt runs alone through the CPU runner, so that it is timed alone.
                 Algo::Ilca => {
                     let r = (0..attempts)
                         .into_par_iter()
                         .map(|i| {
-                            let (p, run) = (i / a.runs, i % a.runs);
                             let t = Instant::now();
-                            let prep = Prepared::new(&grids[p], &ilca);
-                            let mut st = State::new(&prep);
-                            let key = crate::rng::instance_key(ilca.seed, p as u32, run as u32);
-                            let (ok, steps) = run_instance(&prep, &ilca, &mut st, key);
-                            let solved = ok && st.grid(prep.geom.b).is_solution_of(&grids[p]);
+                            let batch = Batch {
+                                puzzles: &grids,
+                                settings: std::slice::from_ref(&ilca),
+                                instances: vec![Instance {
+                                    setting: 0,
+                                    puzzle: i / a.runs,
+                                    run: i % a.runs,
+                                }],
+                            };
+                            let res = ilca::run::run(&Device::Cpu, &batch, &|_| {})?.remove(0);
                             tick();
-                            (solved, steps as u64, t.elapsed())
+                            Ok((res.solved, res.steps as u64, t.elapsed()))
                         })
-                        .collect();
+                        .collect::<Result<Vec<_>>>()?;
                     ("ilca".into(), "steps".into(), r)
                 }
                 Algo::Rfss => {
@@ -221,9 +226,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
                         .map(|i| {
                             let p = i / a.runs;
                             let t = Instant::now();
-                            let o = rfss::run_cpu(std::slice::from_ref(&grids[p]), &rfss_params)?
-                                .pop()
-                                .context("RFSS returned no outcome")?;
+                            let o = rfss::run::run(
+                                &Device::Cpu,
+                                std::slice::from_ref(&grids[p]),
+                                &rfss_params,
+                                &|_| {},
+                            )?
+                            .remove(0);
                             let res = o.to_instance_result(p);
                             tick();
                             Ok((res.solved, res.steps as u64, t.elapsed()))

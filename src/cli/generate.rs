@@ -2,9 +2,9 @@
 //! (unique, human-style tier), deterministic for `--seed`. The output starts with a header
 //! comment holding the exact command that reproduces it.
 
-use crate::generate::{generate, Model, Spec, Tier};
-use crate::puzzle::Geometry;
 use anyhow::{anyhow, Context, Result};
+use gpu_sudoku::generate::{generate, Model, Spec, Tier};
+use gpu_sudoku::puzzle::Geometry;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]

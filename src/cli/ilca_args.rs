@@ -1,20 +1,26 @@
-//! ILCA parameters on the command line, shared by every subcommand that runs ILCA (batch, trace, bench).
+//! ILCA parameters on the command line, shared by every subcommand that runs ILCA (batch, trace,
+//! bench, sweep). Defaults are `IlcaParams::default()`'s, written once there.
 
-use crate::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
+use super::args::choice;
+use gpu_sudoku::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
+
+fn defaults() -> IlcaParams {
+    IlcaParams::default()
+}
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct IlcaArgs {
     /// Maximum time-steps per run (the paper: 250).
-    #[arg(long, default_value_t = 250)]
+    #[arg(long, default_value_t = defaults().steps)]
     pub steps: u32,
     /// Reward learning rate lr: r = 1 + d/|N|·lr (Eq. 8; 1 = Algorithm 1).
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = defaults().lr, allow_hyphen_values = true)]
     pub lr: f64,
     /// Penalty learning rate lp: p = 1 − (1 − d/|N|)·lp (Eq. 9; 1 = Algorithm 1).
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = defaults().lp, allow_hyphen_values = true)]
     pub lp: f64,
-    /// Selective probability reset every SR steps (Algorithm 3); 0 = off.
-    #[arg(long, default_value_t = 0)]
+    /// Selective reset every SR steps (Algorithm 3); 0 = off.
+    #[arg(long, default_value_t = defaults().sr)]
     pub sr: u32,
     #[command(flatten)]
     pub fixed: IlcaFixedArgs,
@@ -25,27 +31,27 @@ pub struct IlcaArgs {
 pub struct IlcaFixedArgs {
     /// Full restart (every free cell back to its initial weights) every RESTART steps; 0 = off.
     /// Not in the paper (improved variant).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = defaults().restart)]
     pub restart: u32,
     /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1).
-    #[arg(long, default_value_t = 0.001, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = defaults().penalty_floor, allow_hyphen_values = true)]
     pub penalty_floor: f64,
     /// Which neighbours' degrees a conflicted cell must beat to be rewarded.
-    #[arg(long, value_enum, default_value_t = Compare::Sharing)]
+    #[arg(long, value_parser = choice::<Compare>(), default_value_t = defaults().compare)]
     pub compare: Compare,
     /// Tie-breaking of the argmax among digits of equal weight.
-    #[arg(long, value_enum, default_value_t = TieBreak::Random)]
+    #[arg(long, value_parser = choice::<TieBreak>(), default_value_t = defaults().tie)]
     pub tie: TieBreak,
     /// When a row/column/box counts as resolved for the selective reset.
-    #[arg(long, value_enum, default_value_t = ResetCheck::Permutation)]
+    #[arg(long, value_parser = choice::<ResetCheck>(), default_value_t = defaults().reset_check)]
     pub reset_check: ResetCheck,
     /// Seed of the counter-based random draws.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = defaults().seed)]
     pub seed: u64,
 }
 
 impl IlcaFixedArgs {
-    /// Default parameters with these options set (the swept or per-command ones left default).
+    /// `p` with these options set (the swept or per-command ones left as they are).
     pub fn apply(&self, p: IlcaParams) -> IlcaParams {
         IlcaParams {
             restart: self.restart,
@@ -63,7 +69,7 @@ impl IlcaArgs {
     /// The options whose value differs from the default (for commands that run another
     /// algorithm and must refuse them rather than ignore them).
     pub fn changed(&self) -> Vec<&'static str> {
-        let d = IlcaParams::default();
+        let d = defaults();
         let f = &self.fixed;
         [
             (self.steps != d.steps, "--steps"),
@@ -89,7 +95,7 @@ impl IlcaArgs {
             lr: self.lr,
             lp: self.lp,
             sr: self.sr,
-            ..IlcaParams::default()
+            ..defaults()
         });
         p.validate()?;
         Ok(p)

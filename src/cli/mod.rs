@@ -4,16 +4,17 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod adapters;
+mod args;
 mod batch;
 mod bench;
 mod compare;
 mod generate;
-pub mod ilca_args;
+mod ilca_args;
 mod plot;
 mod progress;
 mod rate;
 mod rfss;
-pub mod rfss_args;
+mod rfss_args;
 mod solve;
 mod sweep;
 mod trace;
@@ -62,7 +63,8 @@ pub enum Command {
     Adapters(adapters::Args),
 }
 
-/// Runs the command line; errors are printed as `error: …` with their causes and exit code 1.
+/// Runs the command line; errors are printed as `error: …` with their causes (parameters named
+/// by their flags) and exit code 1.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -83,7 +85,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", args::explain(&e));
             ExitCode::FAILURE
         }
     }

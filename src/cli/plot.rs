@@ -7,12 +7,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::ilca_args::IlcaArgs;
-use crate::plot::{
+use gpu_sudoku::plot::{
     save, Curve, Dash, Format, HLine, IlcaTrace, LinePlot, ProbabilityPanel, Rgb, TraceGrids,
     BLACK_RGB, GRAY_RGB, PALETTE,
 };
-use crate::puzzle::read_puzzles;
-use crate::sweep::{figures, parse_csv};
+use gpu_sudoku::puzzle::read_puzzles;
+use gpu_sudoku::sweep::{figures, parse_csv};
 
 /// Figure format(s) on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -345,7 +345,7 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
         let y = firsts.iter().sum::<f64>() / firsts.len() as f64;
         plot.hlines.push(HLine {
             y,
-            label: Some(format!("initial mean {}", crate::plot::fmt_num(y))),
+            label: Some(format!("initial mean {}", gpu_sudoku::plot::fmt_num(y))),
             colour: BLACK_RGB,
             dash: Dash::Dotted,
         });

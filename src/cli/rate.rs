@@ -3,10 +3,10 @@
 //! one solution get a score and tier (docs/PUZZLES.md explains the rater). Exit code 0 unless
 //! the file cannot be read.
 
-use crate::exact::{classify, Solutions};
-use crate::generate::{rate_with_solution, Technique, Tier};
-use crate::puzzle::read_puzzles;
 use anyhow::Result;
+use gpu_sudoku::exact::{classify, Solutions};
+use gpu_sudoku::generate::{rate_with_solution, Technique, Tier};
+use gpu_sudoku::puzzle::read_puzzles;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -1,10 +1,10 @@
 //! `gpu-sudoku rfss FILE`: runs resource-defined fitness sharing on every puzzle of a file.
 
+use super::args::DeviceArgs;
 use super::rfss_args::RfssArgs;
-use crate::gpu::{Backend, Engine};
-use crate::puzzle::{read_puzzles, Grid};
-use crate::rfss::{Enhancement, RfssRunner, Status};
 use anyhow::Result;
+use gpu_sudoku::puzzle::{read_puzzles, Grid};
+use gpu_sudoku::rfss::{self, Enhancement, Status};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -15,12 +15,8 @@ pub struct Args {
     /// Force the grid side (4, 9, 16, 25, 36, 49, 64) instead of detecting it.
     #[arg(long)]
     pub size: Option<usize>,
-    /// Where to run: the GPU when there is one (auto), the CPU reference, or the GPU.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: Backend,
-    /// GPU adapter: index or part of the name from `gpu-sudoku adapters`.
-    #[arg(long)]
-    pub adapter: Option<String>,
+    #[command(flatten)]
+    pub device: DeviceArgs,
     #[command(flatten)]
     pub rfss: RfssArgs,
 }
@@ -29,17 +25,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let params = a.rfss.params()?;
     let file = read_puzzles(&a.file, a.size)?;
     let grids: Vec<Grid> = file.puzzles.iter().map(|p| p.grid.clone()).collect();
-    let runner = RfssRunner::open(a.backend, a.adapter.as_deref())?;
-    if let Some(note) = &runner.note {
-        eprintln!("{note}");
-    }
-    let device = match runner.engine() {
-        Engine::Cpu => format!("CPU ({} threads)", rayon::current_num_threads()),
-        Engine::Gpu(d) => d,
-    };
+    let device = a.device.open()?;
     let pb = super::progress::bar(grids.len(), "rfss");
     let t0 = Instant::now();
-    let outcomes = runner.run(&grids, &params, &|done| pb.set_position(done as u64))?;
+    let outcomes = rfss::run::run(&device, &grids, &params, &|k| pb.inc(k as u64))?;
+    let device = device.describe();
     let secs = t0.elapsed().as_secs_f64();
     pb.finish_and_clear();
     println!(

@@ -2,8 +2,9 @@
 //! `batch --algo rfss`, `trace --algo rfss`). The values are optional so that a command running
 //! another algorithm can refuse them instead of silently ignoring them.
 
-use crate::rfss::{Enhancement, RfssParams, Underflow};
+use super::args::choice;
 use anyhow::{bail, Result};
+use gpu_sudoku::rfss::{Enhancement, RfssParams, Underflow};
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RfssArgs {
@@ -16,7 +17,7 @@ pub struct RfssArgs {
     pub stable_generations: Option<u32>,
     /// RFSS: what happens to proportions below 2^-underflow-log2: extinct (set to 0) or floor
     /// (held) [default: extinct].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Underflow>())]
     pub underflow: Option<Underflow>,
     /// RFSS: exponent k of the underflow threshold 2^-k, 10..=120 [default: 100].
     #[arg(long, value_name = "K")]
@@ -24,7 +25,7 @@ pub struct RfssArgs {
     /// RFSS: enhancement beyond the paper: `propagate` (forced placements, a decision on RFSS's
     /// most trusted species at each stall, backtracking) or `mrv` (the same, deciding on a cell
     /// with the fewest candidates, numerals ordered by RFSS) [default: off].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Enhancement>())]
     pub enhance: Option<Enhancement>,
     /// RFSS with --enhance: generations an invalid read-off must stay unchanged before a
     /// decision [default: 300].
@@ -86,11 +87,11 @@ mod tests {
             enhance: Some(Enhancement::Propagate),
             ..Default::default()
         };
-        assert!(b
-            .params()
-            .unwrap_err()
-            .to_string()
-            .contains("--max-generations"));
+        let e = b.params().unwrap_err();
+        assert_eq!(
+            super::super::args::explain(&e),
+            "--max-generations: must be at least 1 (got 0)"
+        );
         let e = b.refuse_for("ilca").unwrap_err().to_string();
         assert!(
             e.contains("--max-generations, --enhance apply only to --algo rfss"),

@@ -6,9 +6,9 @@
 //! Exit code: 0 when every puzzle has exactly one solution (with `--any`: at least one),
 //! 2 when some puzzle has none (or, without `--any`, several), 1 on an error such as bad input.
 
-use crate::exact::{classify, Solutions};
-use crate::puzzle::read_puzzles;
 use anyhow::{anyhow, Result};
+use gpu_sudoku::exact::{classify, Solutions};
+use gpu_sudoku::puzzle::read_puzzles;
 use rayon::prelude::*;
 use std::fmt::Write;
 use std::process::ExitCode;

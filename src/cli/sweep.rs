@@ -9,14 +9,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::args::DeviceArgs;
 use super::ilca_args::IlcaFixedArgs;
 use super::plot::FormatArg;
-use crate::gpu::{Backend, Gpu};
-use crate::ilca::IlcaParams;
-use crate::puzzle::read_puzzles;
-use crate::sweep::{
-    self, figures, parse_spec, Engine, Group, Input, Param, Plan, Sweep, SweepSpec,
-};
+use gpu_sudoku::backend::Device;
+use gpu_sudoku::ilca::IlcaParams;
+use gpu_sudoku::puzzle::read_puzzles;
+use gpu_sudoku::sweep::{self, figures, parse_spec, Group, Input, Param, Plan, Sweep, SweepSpec};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -27,12 +26,8 @@ pub struct Args {
     /// Runs per puzzle and setting.
     #[arg(long, default_value_t = 10)]
     pub runs: usize,
-    /// Where to run: auto = the GPU when an adapter opens, else the CPU (with a note).
-    #[arg(long, value_enum, default_value_t = Backend::Auto)]
-    pub backend: Backend,
-    /// GPU adapter: index from `gpu-sudoku adapters` or part of its name.
-    #[arg(long)]
-    pub adapter: Option<String>,
+    #[command(flatten)]
+    pub device: DeviceArgs,
     /// Force the puzzle size (side length, e.g. 9).
     #[arg(long)]
     pub size: Option<usize>,
@@ -146,30 +141,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let plan = Plan::new(&a.spec()?, &a.base())?;
     let inputs = read_inputs(&a.files, a.size)?;
 
-    let gpu;
-    let engine = match a.backend {
-        Backend::Cpu => Engine::Cpu,
-        Backend::Gpu => {
-            gpu = Gpu::open(a.adapter.as_deref()).context(
-                "--backend gpu: no usable GPU adapter (see `gpu-sudoku adapters`; --backend cpu runs on the CPU)",
-            )?;
-            Engine::Gpu(&gpu)
-        }
-        Backend::Auto => match Gpu::open_auto(a.adapter.as_deref()) {
-            Ok(g) => {
-                gpu = g;
-                Engine::Gpu(&gpu)
-            }
-            Err(e) => {
-                eprintln!("note: no GPU adapter ({e:#}); running on the CPU");
-                Engine::Cpu
-            }
-        },
-    };
-    match engine {
-        Engine::Gpu(g) => eprintln!("backend: GPU {}", g.describe()),
-        Engine::Cpu => eprintln!("backend: CPU, {} threads", rayon::current_num_threads()),
-    }
+    let device = a.device.open()?;
+    eprintln!("backend: {}", device.describe());
 
     let sw = Sweep {
         plan: &plan,
@@ -217,9 +190,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let block = if a.block > 0 {
         a.block
     } else {
-        let target = match engine {
-            Engine::Gpu(_) => 1 << 19,
-            Engine::Cpu => 1 << 15,
+        let target = match device {
+            Device::Gpu(_) => 1 << 19,
+            Device::Cpu => 1 << 15,
         };
         (target / per_setting.max(1)).max(1)
     };
@@ -240,7 +213,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     );
     for chunk in todo.chunks(block) {
         let settings: Vec<_> = chunk.iter().map(|&i| plan.runs[i].clone()).collect();
-        let new = sw.run_block(engine, &settings, &|| pb.inc(1))?;
+        let new = sw.run_block(&device, &settings, &|k| pb.inc(k as u64))?;
         for r in &new {
             writeln!(out, "{}", r.csv_line())?;
         }
@@ -273,7 +246,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
             let at: Vec<String> = plan
                 .axes
                 .iter()
-                .map(|(p, _)| format!("{} = {}", p.symbol(), crate::plot::fmt_num(b.point.get(*p))))
+                .map(|(p, _)| {
+                    format!(
+                        "{} = {}",
+                        p.symbol(),
+                        gpu_sudoku::plot::fmt_num(b.point.get(*p))
+                    )
+                })
                 .collect();
             println!(
                 "best {:<10} {:>6.2}% at {}",

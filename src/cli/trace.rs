@@ -9,10 +9,9 @@
 use super::batch::Algo;
 use super::ilca_args::IlcaArgs;
 use super::rfss_args::RfssArgs;
-use crate::ilca::cpu::{Prepared, State};
-use crate::puzzle::{parse_str, read_puzzles, symbol_for, Grid};
-use crate::rng;
 use anyhow::{bail, Context, Result};
+use gpu_sudoku::ilca::trace;
+use gpu_sudoku::puzzle::{parse_str, read_puzzles, symbol_for, Grid};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -116,11 +115,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let params = a.ilca.params()?;
     let (puzzle, origin) = load(&a)?;
-    let prep = Prepared::new(&puzzle, &params);
-    let g = prep.geom;
-    let (n, cells) = (g.n, g.cells);
-    let mut st = State::new(&prep);
-    let key = rng::instance_key(params.seed, a.index as u32, a.run as u32);
+    let start = trace::start(&puzzle, &params);
+    let b = start.b;
+    let n = b * b;
+    let cells = n * n;
     println!(
         "ILCA trace of {} (puzzle {}, run {}, seed {}): steps {}, lr {}, lp {}, sr {}, restart {}, compare {:?}, tie {:?}",
         origin,
@@ -137,7 +135,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     );
     if !a.no_grids {
         println!("puzzle ({} clues):", puzzle.clue_count());
-        print!("{}", render(puzzle.cells(), &vec![false; cells], g.b));
+        print!("{}", render(puzzle.cells(), &vec![false; cells], b));
     }
     let mut csv = a.csv.as_ref().map(|_| {
         let mut h = String::from("step,cell,row,col,fixed,state,changed,degree,feedback,reset");
@@ -147,25 +145,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         h.push('\n');
         h
     });
-    let mut solved_at = None;
-    for t in 0..params.steps {
-        let before = st.choice.clone();
-        let probs: Option<Vec<Vec<f32>>> = csv
-            .as_ref()
-            .map(|_| (0..cells).map(|c| st.probabilities(c, n)).collect());
-        let info = st.step(&prep, &params, key, t);
-        let learned = !info.solved && t + 1 < params.steps;
-        let changed: Vec<bool> = (0..cells)
-            .map(|c| prep.clue[c] == 0 && before[c] != st.choice[c])
-            .collect();
-        let reset = if learned {
-            st.reset_cells(&prep, &params, t)
-        } else {
-            vec![false; cells]
-        };
+    let end = trace::record(&puzzle, &params, a.index, a.run, |s| {
+        let info = &s.info;
         println!(
             "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}",
-            t + 1,
+            s.step,
             info.changed,
             info.conflicted,
             info.rewarded,
@@ -177,58 +161,47 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
         );
         if !a.no_grids {
-            print!("{}", render(&st.choice, &changed, g.b));
+            print!("{}", render(&s.states, &s.changed, b));
         }
-        if let (Some(out), Some(probs)) = (csv.as_mut(), probs) {
+        if let Some(out) = csv.as_mut() {
             for c in 0..cells {
-                let fixed = prep.clue[c] != 0;
-                let feedback = if fixed || !learned {
-                    "-"
-                } else if st.was_rewarded(&prep, &params, c) {
-                    "reward"
-                } else {
-                    "penalty"
+                let feedback = match s.feedback[c] {
+                    None => "-",
+                    Some(true) => "reward",
+                    Some(false) => "penalty",
                 };
                 let _ = write!(
                     out,
                     "{},{},{},{},{},{},{},{},{},{}",
-                    t + 1,
+                    s.step,
                     c,
                     c / n + 1,
                     c % n + 1,
-                    fixed as u8,
-                    st.choice[c],
-                    changed[c] as u8,
-                    st.deg[c],
+                    (start.clue[c] != 0) as u8,
+                    s.states[c],
+                    s.changed[c] as u8,
+                    s.degrees[c],
                     feedback,
-                    reset[c] as u8
+                    s.reset[c] as u8
                 );
-                for p in &probs[c] {
+                for p in &s.probabilities[c * n..(c + 1) * n] {
                     let _ = write!(out, ",{p}");
                 }
                 out.push('\n');
             }
         }
-        if info.solved {
-            solved_at = Some(t + 1);
-            break;
-        }
-    }
-    let grid = st.grid(g.b);
-    match solved_at {
-        Some(s) => {
-            grid.verify_solution_of(&puzzle)
-                .map_err(|why| anyhow::anyhow!("internal error: a 'solved' grid fails: {why}"))?;
-            println!(
-                "solved at step {s} (verified against the rules and the clues): {}",
-                grid.to_line()
-            );
-        }
+        Ok(())
+    })?;
+    match end.solved_at {
+        Some(s) => println!(
+            "solved at step {s} (verified against the rules and the clues): {}",
+            end.grid.to_line()
+        ),
         None => println!(
             "not solved within {} steps: {} conflicting pairs remain: {}",
             params.steps,
-            grid.conflict_pairs(),
-            grid.to_line()
+            end.grid.conflict_pairs(),
+            end.grid.to_line()
         ),
     }
     if let (Some(path), Some(text)) = (&a.csv, csv) {
@@ -255,7 +228,7 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
     let params = a.rfss.params()?;
     let every = a.every.unwrap_or(1000);
     let (puzzle, origin) = load(&a)?;
-    let t = crate::rfss::trace(&puzzle, &params, every)?;
+    let t = gpu_sudoku::rfss::trace(&puzzle, &params, every)?;
     println!(
         "RFSS trace of {origin} (puzzle {}): {} species, max generations {}, underflow {:?} below 2^-{}, sampled every {every} generations",
         a.index,
@@ -296,7 +269,7 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
     if let Some(path) = &a.csv {
         let f =
             std::fs::File::create(path).with_context(|| format!("cannot create --csv {path}"))?;
-        crate::rfss::write_trace_csv(&t, std::io::BufWriter::new(f))?;
+        gpu_sudoku::rfss::write_trace_csv(&t, std::io::BufWriter::new(f))?;
         eprintln!(
             "{} samples of {} species written to {path}",
             t.generations.len(),

@@ -89,6 +89,73 @@ fn line_permutation<R: Rng + ?Sized>(b: usize, rng: &mut R) -> Vec<usize> {
     out
 }
 
+/// A complete valid grid of box size b made without search, for tests and demos: the pattern
+/// grid with its digits, bands, rows within bands, stacks and columns within stacks permuted by
+/// a small generator seeded with `seed` (not the puzzle generators' random streams).
+pub fn scrambled_pattern(b: usize, seed: u64) -> Grid {
+    let n = b * b;
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = |k: usize| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % k as u64) as usize
+    };
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            v.swap(i, next(i + 1));
+        }
+    };
+    let mut digits: Vec<usize> = (0..n).collect();
+    shuffle(&mut digits);
+    let mut rows = Vec::new();
+    let mut cols = Vec::new();
+    let mut bands: Vec<usize> = (0..b).collect();
+    shuffle(&mut bands);
+    for &band in &bands {
+        let mut inner: Vec<usize> = (0..b).collect();
+        shuffle(&mut inner);
+        rows.extend(inner.iter().map(|i| band * b + i));
+    }
+    let mut stacks: Vec<usize> = (0..b).collect();
+    shuffle(&mut stacks);
+    for &st in &stacks {
+        let mut inner: Vec<usize> = (0..b).collect();
+        shuffle(&mut inner);
+        cols.extend(inner.iter().map(|i| st * b + i));
+    }
+    let mut cells = vec![0u8; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            let (rr, cc) = (rows[r], cols[c]);
+            let v = (rr % b * b + rr / b + cc) % n;
+            cells[r * n + c] = digits[v] as u8 + 1;
+        }
+    }
+    let g = Grid::from_cells(b, cells).expect("digits of the grid");
+    debug_assert!(g.is_complete() && g.is_consistent());
+    g
+}
+
+/// [`scrambled_pattern`] with a fraction `blank` of its cells emptied, chosen by `seed`: a
+/// deterministic puzzle of any size in microseconds (not always unique), for tests and demos.
+pub fn pattern_puzzle(b: usize, seed: u64, blank: f64) -> Grid {
+    let mut g = scrambled_pattern(b, seed);
+    let cells = g.cells().len();
+    let mut order: Vec<usize> = (0..cells).collect();
+    let mut s = seed.wrapping_add(12345) | 1;
+    for i in (1..cells).rev() {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        order.swap(i, (s >> 33) as usize % (i + 1));
+    }
+    for &c in order.iter().take((cells as f64 * blank) as usize) {
+        g.set(c, 0);
+    }
+    g
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

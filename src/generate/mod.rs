@@ -22,7 +22,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt, SeedableRng};
 use rayon::prelude::*;
 
-pub use complete::random_complete;
+pub use complete::{pattern_puzzle, random_complete, scrambled_pattern};
 pub use rate::{rate, rate_capped, rate_with_solution, Rating, Technique};
 
 /// Difficulty tiers. For the paper model they are bands of the blank fraction d; for the rated

@@ -6,18 +6,31 @@ use wgpu::util::DeviceExt;
 use super::Gpu;
 
 impl Gpu {
-    /// A storage buffer holding `data` (at least 4 bytes, as wgpu wants non-empty bindings).
-    pub fn storage_init(&self, label: &str, data: &[u32], writable: bool) -> wgpu::Buffer {
-        let mut usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
-        if writable {
-            usage |= wgpu::BufferUsages::COPY_SRC;
-        }
-        let contents: &[u32] = if data.is_empty() { &[0] } else { data };
+    /// A storage buffer holding `data`, which the host may write to and read back. An empty
+    /// `data` gives a 16-byte buffer of zeros (bindings must not be empty).
+    pub fn storage_init<T: bytemuck::Pod>(&self, label: &str, data: &[T]) -> wgpu::Buffer {
+        let contents: &[u8] = if data.is_empty() {
+            &[0; 16]
+        } else {
+            bytemuck::cast_slice(data)
+        };
         self.device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
-                contents: bytemuck::cast_slice(contents),
-                usage,
+                contents,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+            })
+    }
+
+    /// A uniform buffer holding `value`, which the host may overwrite.
+    pub fn uniform_init<T: bytemuck::Pod>(&self, label: &str, value: &T) -> wgpu::Buffer {
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::bytes_of(value),
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             })
     }
 
@@ -82,86 +95,5 @@ impl Gpu {
         };
         staging.unmap();
         Ok(out)
-    }
-
-    /// Compiles a compute pipeline from WGSL source with one bind group of the given entries
-    /// (binding 0 uniform, then storage buffers: `true` = read-write).
-    ///
-    /// `trusted` drops naga's runtime bounds checks (about 2x faster ILCA on an H100). Only for
-    /// kernels whose every index is in range by construction, which their CPU-agreement tests
-    /// exercise for every option and size.
-    pub fn compute_pipeline(
-        &self,
-        label: &str,
-        source: &str,
-        storage_rw: &[bool],
-        trusted: bool,
-    ) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout)> {
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let desc = wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        };
-        let module = if trusted {
-            // SAFETY: the caller vouches that the kernel never indexes out of bounds (see above).
-            unsafe {
-                self.device
-                    .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
-            }
-        } else {
-            self.device.create_shader_module(desc)
-        };
-        let mut entries = vec![wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        }];
-        for (i, &rw) in storage_rw.iter().enumerate() {
-            entries.push(wgpu::BindGroupLayoutEntry {
-                binding: i as u32 + 1,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: !rw },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            });
-        }
-        let bgl = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some(label),
-                entries: &entries,
-            });
-        let layout = self
-            .device
-            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(label),
-                bind_group_layouts: &[Some(&bgl)],
-                immediate_size: 0,
-            });
-        let pipeline = self
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(label),
-                layout: Some(&layout),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            anyhow::bail!(
-                "the {label} shader failed to compile on {}: {e}",
-                self.describe()
-            );
-        }
-        Ok((pipeline, bgl))
     }
 }

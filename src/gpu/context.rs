@@ -5,14 +5,15 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// An open device and what it is.
+/// An open device and what it is. Clones share the device, its queue and its kernel cache.
+#[derive(Clone)]
 pub struct Gpu {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
     pub limits: wgpu::Limits,
     /// Compiled kernels by name, so repeated batches do not recompile.
-    kernels: Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>,
+    kernels: Arc<Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -36,8 +37,8 @@ pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
 }
 
 impl Gpu {
-    /// Opens the default high-performance adapter, or the one `pick` names: an index from
-    /// `gpu-sudoku adapters`, or a case-insensitive part of its name.
+    /// Opens the default high-performance adapter, or the one `pick` names: an index in
+    /// [`list_adapters`], or a case-insensitive part of its name.
     pub fn open(pick: Option<&str>) -> Result<Gpu> {
         let inst = instance();
         let adapter = match pick {
@@ -49,13 +50,13 @@ impl Gpu {
                 anyhow!(
                     "no GPU adapter found ({e}). Install a Vulkan driver (on Debian/Ubuntu: \
                      `apt-get install mesa-vulkan-drivers` gives the software one, lavapipe), \
-                     or run with `--backend cpu`"
+                     or run on the CPU"
                 )
             })?,
             Some(p) => {
                 let all = pollster::block_on(inst.enumerate_adapters(wgpu::Backends::all()));
                 if all.is_empty() {
-                    bail!("no GPU adapter found; run with `--backend cpu`");
+                    bail!("no GPU adapter found; run on the CPU");
                 }
                 let names: Vec<String> = all
                     .iter()
@@ -70,7 +71,7 @@ impl Gpu {
                 };
                 found.ok_or_else(|| {
                     anyhow!(
-                        "no adapter matches --adapter {p:?}; available:\n  {}",
+                        "no adapter matches {p:?}; available:\n  {}",
                         names.join("\n  ")
                     )
                 })?
@@ -91,23 +92,8 @@ impl Gpu {
             queue,
             info,
             limits,
-            kernels: Mutex::new(HashMap::new()),
+            kernels: Arc::new(Mutex::new(HashMap::new())),
         })
-    }
-
-    /// What `--backend auto` opens: like [`Gpu::open`], but without an explicit `pick` a
-    /// software adapter (lavapipe/llvmpipe: device type Cpu) is refused, since the CPU reference
-    /// on the same cores is faster; `--backend gpu` still uses it.
-    pub fn open_auto(pick: Option<&str>) -> Result<Gpu> {
-        let gpu = Gpu::open(pick)?;
-        if pick.is_none() && gpu.info.device_type == wgpu::DeviceType::Cpu {
-            bail!(
-                "no GPU adapter, only the software one {} (slower than the CPU reference; \
-                 `--backend gpu` uses it anyway)",
-                gpu.describe()
-            );
-        }
-        Ok(gpu)
     }
 
     /// The kernel stored under `key`, made by `make` the first time.

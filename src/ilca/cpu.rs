@@ -1,16 +1,18 @@
 //! The CPU reference of ILCA: the specification the WGSL kernel (`shaders/ilca.wgsl`) must match
-//! bit for bit. One instance = (puzzle, run); instances are independent, so a batch spreads them
-//! over cores with rayon and the results do not depend on the thread count.
+//! bit for bit. A time-step runs the kernel's stages under the kernel's names: [`State::choose`],
+//! [`State::degrees`], [`State::learn`] and [`State::reset`]. Instances are independent, so a
+//! batch spreads them over cores with rayon and the results do not depend on the thread count.
 
-use super::{Compare, IlcaParams, ResetCheck, TieBreak, FLUSH_BELOW, SCALE_HIGH, SCALE_LOW};
+use super::{Batch, Compare, IlcaParams, ResetCheck, TieBreak, FLUSH_BELOW, SCALE_HIGH, SCALE_LOW};
 use crate::puzzle::{Geometry, Grid};
 use crate::report::InstanceResult;
 use crate::rng;
 use rayon::prelude::*;
 
-/// What a puzzle and the parameters fix for every run: clues, initial weights, factor tables.
+/// What a puzzle and the parameters fix for every run of it: clues, initial weights, factor
+/// tables.
 #[derive(Clone, Debug)]
-pub struct Prepared {
+pub struct Problem {
     pub geom: &'static Geometry,
     /// Per cell: its clue digit, or 0 for a free cell.
     pub clue: Vec<u8>,
@@ -22,8 +24,8 @@ pub struct Prepared {
     pub penalty: Vec<f32>,
 }
 
-impl Prepared {
-    pub fn new(puzzle: &Grid, params: &IlcaParams) -> Prepared {
+impl Problem {
+    pub fn new(puzzle: &Grid, params: &IlcaParams) -> Problem {
         let geom = puzzle.geometry();
         let n = geom.n;
         let clue = puzzle.cells().to_vec();
@@ -43,7 +45,7 @@ impl Prepared {
             }
         }
         let (reward, penalty) = params.factor_tables(geom.n_peers);
-        Prepared {
+        Problem {
             geom,
             clue,
             init,
@@ -81,19 +83,19 @@ pub struct StepInfo {
 }
 
 impl State {
-    pub fn new(prep: &Prepared) -> State {
+    pub fn new(prob: &Problem) -> State {
         State {
-            w: prep.init.clone(),
-            choice: prep.clue.clone(),
-            deg: vec![0; prep.geom.cells],
-            unit_ok: vec![false; 3 * prep.geom.n],
+            w: prob.init.clone(),
+            choice: prob.clue.clone(),
+            deg: vec![0; prob.geom.cells],
+            unit_ok: vec![false; 3 * prob.geom.n],
         }
     }
 
     /// Back to the initial state for another run of the same puzzle.
-    pub fn reset_to(&mut self, prep: &Prepared) {
-        self.w.copy_from_slice(&prep.init);
-        self.choice.copy_from_slice(&prep.clue);
+    pub fn reset_to(&mut self, prob: &Problem) {
+        self.w.copy_from_slice(&prob.init);
+        self.choice.copy_from_slice(&prob.clue);
     }
 
     /// The current states as a grid.
@@ -110,45 +112,16 @@ impl State {
             .collect()
     }
 
-    /// One time-step `t` (0-based; the paper's step t+1) of the instance with RNG `key`.
-    /// Learning and reset are skipped on the last allowed step, whose states are final anyway.
-    pub fn step(&mut self, prep: &Prepared, params: &IlcaParams, key: u32, t: u32) -> StepInfo {
-        let g = prep.geom;
-        let (n, np) = (g.n, g.n_peers);
-        let mut info = StepInfo::default();
-
-        // 1. choose
-        for c in 0..g.cells {
-            if prep.clue[c] != 0 {
-                continue;
-            }
-            let row = &self.w[c * n..(c + 1) * n];
-            let k = argmax(row, self.choice[c], params.tie, || {
-                rng::draw(key, t, c as u32)
-            });
-            if self.choice[c] != k {
-                info.changed += 1;
-                self.choice[c] = k;
-            }
-        }
-
-        // 2. degrees
-        let mut unhappy = 0;
-        for c in 0..g.cells {
-            let v = self.choice[c];
-            let same = g
-                .peers_of(c)
-                .iter()
-                .filter(|&&q| self.choice[q as usize] == v)
-                .count();
-            self.deg[c] = (np - same) as u8;
-            if same != 0 {
-                unhappy += 1;
-                if prep.clue[c] == 0 {
-                    info.conflicted += 1;
-                }
-            }
-        }
+    /// One time-step `t` (0-based; the paper's step t+1) of the instance with RNG `key`: the
+    /// kernel's stages in its order. Learning and reset are skipped on the last allowed step,
+    /// whose states are final anyway.
+    pub fn step(&mut self, prob: &Problem, params: &IlcaParams, key: u32, t: u32) -> StepInfo {
+        let mut info = StepInfo {
+            changed: self.choose(prob, params, key, t),
+            ..StepInfo::default()
+        };
+        let (unhappy, conflicted) = self.degrees(prob);
+        info.conflicted = conflicted;
         if unhappy == 0 {
             info.solved = true;
             return info;
@@ -156,87 +129,145 @@ impl State {
         if t + 1 >= params.steps {
             return info;
         }
+        (info.rewarded, info.penalised) = self.learn(prob, params);
+        info.reset = self.reset(prob, params, t);
+        info
+    }
 
-        // 3. learn
+    /// Stage `choose`: every free cell takes its digit of largest weight. Returns how many
+    /// states changed.
+    pub fn choose(&mut self, prob: &Problem, params: &IlcaParams, key: u32, t: u32) -> usize {
+        let n = prob.geom.n;
+        let mut changed = 0;
+        for c in 0..prob.geom.cells {
+            if prob.clue[c] != 0 {
+                continue;
+            }
+            let row = &self.w[c * n..(c + 1) * n];
+            let k = choose_digit(row, self.choice[c], params.tie, || {
+                rng::draw(key, t, c as u32)
+            });
+            if self.choice[c] != k {
+                changed += 1;
+                self.choice[c] = k;
+            }
+        }
+        changed
+    }
+
+    /// Stage `degrees`: every cell's number of peers holding another digit. Returns (cells with
+    /// a conflict, free cells with a conflict); no cell with a conflict means the grid is valid.
+    pub fn degrees(&mut self, prob: &Problem) -> (usize, usize) {
+        let g = prob.geom;
+        let (mut unhappy, mut conflicted) = (0, 0);
         for c in 0..g.cells {
-            if prep.clue[c] != 0 {
+            let v = self.choice[c];
+            let same = g
+                .peers_of(c)
+                .iter()
+                .filter(|&&q| self.choice[q as usize] == v)
+                .count();
+            self.deg[c] = (g.n_peers - same) as u8;
+            if same != 0 {
+                unhappy += 1;
+                if prob.clue[c] == 0 {
+                    conflicted += 1;
+                }
+            }
+        }
+        (unhappy, conflicted)
+    }
+
+    /// Stage `learn` (Algorithm 1): every free cell's chosen digit is rewarded or penalised by
+    /// its factor, then its weights are rescaled. Returns (rewarded, penalised).
+    pub fn learn(&mut self, prob: &Problem, params: &IlcaParams) -> (usize, usize) {
+        let (n, np) = (prob.geom.n, prob.geom.n_peers);
+        let (mut rewarded, mut penalised) = (0, 0);
+        for c in 0..prob.geom.cells {
+            if prob.clue[c] != 0 {
                 continue;
             }
             let d = self.deg[c];
             let reward = d as usize == np
-                || beats_neighbours(prep, &self.choice, &self.deg, c, params.compare);
+                || beats_neighbours(prob, &self.choice, &self.deg, c, params.compare);
             let factor = if reward {
-                info.rewarded += 1;
-                prep.reward[d as usize]
+                rewarded += 1;
+                prob.reward[d as usize]
             } else {
-                info.penalised += 1;
-                prep.penalty[d as usize]
+                penalised += 1;
+                prob.penalty[d as usize]
             };
             let k = self.choice[c] as usize - 1;
             let row = &mut self.w[c * n..(c + 1) * n];
             row[k] *= factor;
             rescale(row);
         }
-
-        // 4. restart (all free cells) or selective reset (cells of unresolved units)
-        match reset_kind(params, t) {
-            ResetKind::None => {}
-            ResetKind::Restart => {
-                for c in 0..g.cells {
-                    if prep.clue[c] == 0 {
-                        self.w[c * n..(c + 1) * n].copy_from_slice(&prep.init[c * n..(c + 1) * n]);
-                        info.reset += 1;
-                    }
-                }
-            }
-            ResetKind::Selective => {
-                self.mark_resolved_units(prep, params);
-                for c in 0..g.cells {
-                    if prep.clue[c] == 0 && !self.cell_units_ok(prep, c) {
-                        self.w[c * n..(c + 1) * n].copy_from_slice(&prep.init[c * n..(c + 1) * n]);
-                        info.reset += 1;
-                    }
-                }
-            }
-        }
-        info
+        (rewarded, penalised)
     }
 
-    fn mark_resolved_units(&mut self, prep: &Prepared, params: &IlcaParams) {
-        let g = prep.geom;
+    /// Stage `reset` (Algorithm 3, and the restart): after the learning of step `t`, the free
+    /// cells [`State::reset_cells`] names get their initial weights back. Returns how many.
+    pub fn reset(&mut self, prob: &Problem, params: &IlcaParams, t: u32) -> usize {
+        let kind = reset_kind(params, t);
+        if kind == ResetKind::None {
+            return 0;
+        }
+        if kind == ResetKind::Selective {
+            self.mark_resolved_units(prob, params);
+        }
+        let n = prob.geom.n;
+        let mut count = 0;
+        for c in 0..prob.geom.cells {
+            if self.resets(prob, kind, c) {
+                self.w[c * n..(c + 1) * n].copy_from_slice(&prob.init[c * n..(c + 1) * n]);
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// Does a reset of `kind` restore cell `c` (units marked when selective)?
+    fn resets(&self, prob: &Problem, kind: ResetKind, c: usize) -> bool {
+        prob.clue[c] == 0
+            && match kind {
+                ResetKind::None => false,
+                ResetKind::Restart => true,
+                ResetKind::Selective => !self.cell_units_ok(prob, c),
+            }
+    }
+
+    fn mark_resolved_units(&mut self, prob: &Problem, params: &IlcaParams) {
+        let g = prob.geom;
         for u in 0..3 * g.n {
             self.unit_ok[u] = unit_resolved(g.unit(u), &self.choice, g.n, params.reset_check);
         }
     }
 
-    fn cell_units_ok(&self, prep: &Prepared, c: usize) -> bool {
-        let n = prep.geom.n;
-        let (r, col, bx) = prep.geom.row_col_box(c);
+    fn cell_units_ok(&self, prob: &Problem, c: usize) -> bool {
+        let n = prob.geom.n;
+        let (r, col, bx) = prob.geom.row_col_box(c);
         self.unit_ok[r] && self.unit_ok[n + col] && self.unit_ok[2 * n + bx]
     }
 
     /// After [`State::step`] returned an unsolved step `t` that was not the last: was free cell
     /// `c` rewarded (true) or penalised (false)? (For traces; the states and degrees the step
     /// used are still in place.)
-    pub fn was_rewarded(&self, prep: &Prepared, params: &IlcaParams, c: usize) -> bool {
-        self.deg[c] as usize == prep.geom.n_peers
-            || beats_neighbours(prep, &self.choice, &self.deg, c, params.compare)
+    pub fn was_rewarded(&self, prob: &Problem, params: &IlcaParams, c: usize) -> bool {
+        self.deg[c] as usize == prob.geom.n_peers
+            || beats_neighbours(prob, &self.choice, &self.deg, c, params.compare)
     }
 
-    /// After [`State::step`] at step `t` (unsolved, not the last): which cells it reset (for
-    /// traces). Recomputed from the states, which the reset does not change.
-    pub fn reset_cells(&mut self, prep: &Prepared, params: &IlcaParams, t: u32) -> Vec<bool> {
-        let cells = prep.geom.cells;
-        match reset_kind(params, t) {
-            ResetKind::None => vec![false; cells],
-            ResetKind::Restart => (0..cells).map(|c| prep.clue[c] == 0).collect(),
-            ResetKind::Selective => {
-                self.mark_resolved_units(prep, params);
-                (0..cells)
-                    .map(|c| prep.clue[c] == 0 && !self.cell_units_ok(prep, c))
-                    .collect()
-            }
+    /// Which free cells the reset after step `t` restores: all of them on a restart step, those
+    /// in an unresolved unit on a selective reset step, none otherwise. Depends on the states
+    /// only, so traces can ask after the step.
+    pub fn reset_cells(&mut self, prob: &Problem, params: &IlcaParams, t: u32) -> Vec<bool> {
+        let kind = reset_kind(params, t);
+        if kind == ResetKind::Selective {
+            self.mark_resolved_units(prob, params);
         }
+        (0..prob.geom.cells)
+            .map(|c| self.resets(prob, kind, c))
+            .collect()
     }
 }
 
@@ -260,7 +291,8 @@ fn reset_kind(params: &IlcaParams, t: u32) -> ResetKind {
 }
 
 /// The digit (1-based) of largest weight; `draw` is called only when a random pick is needed.
-fn argmax(row: &[f32], current: u8, tie: TieBreak, draw: impl FnOnce() -> u32) -> u8 {
+/// The kernel's `choose_digit`.
+fn choose_digit(row: &[f32], current: u8, tie: TieBreak, draw: impl FnOnce() -> u32) -> u8 {
     let mut best = row[0];
     let mut ties = 1u32;
     for &x in &row[1..] {
@@ -297,19 +329,13 @@ fn argmax(row: &[f32], current: u8, tie: TieBreak, draw: impl FnOnce() -> u32) -
 
 /// Algorithm 1's test for a conflicted cell: its degree is strictly higher than the degree of
 /// every neighbour in the compared set (vacuously true for an empty set).
-fn beats_neighbours(
-    prep: &Prepared,
-    choice: &[u8],
-    deg: &[u8],
-    c: usize,
-    compare: Compare,
-) -> bool {
+fn beats_neighbours(prob: &Problem, choice: &[u8], deg: &[u8], c: usize, compare: Compare) -> bool {
     let d = deg[c];
-    prep.geom.peers_of(c).iter().all(|&q| {
+    prob.geom.peers_of(c).iter().all(|&q| {
         let q = q as usize;
         let compared = match compare {
             Compare::Sharing => choice[q] == choice[c],
-            Compare::Free => prep.clue[q] == 0,
+            Compare::Free => prob.clue[q] == 0,
             Compare::All => true,
         };
         !compared || deg[q] < d
@@ -355,90 +381,83 @@ fn unit_resolved(cells: &[u16], choice: &[u8], n: usize, check: ResetCheck) -> b
 
 /// Runs one instance to the end: (solved step or step limit, final grid).
 pub fn run_instance(
-    prep: &Prepared,
+    prob: &Problem,
     params: &IlcaParams,
     state: &mut State,
     key: u32,
 ) -> (bool, u32) {
     for t in 0..params.steps {
-        if state.step(prep, params, key, t).solved {
+        if state.step(prob, params, key, t).solved {
             return (true, t + 1);
         }
     }
     (false, params.steps)
 }
 
-/// Runs `runs` runs of every puzzle on all cores. Instance (p, r) draws from
-/// `rng::instance_key(seed, p, r)`, p being the puzzle's index in `puzzles`. Each "solved"
-/// is verified against the rules and the clues; `tick` is called once per finished instance.
-pub fn run_batch(
-    puzzles: &[Grid],
-    runs: usize,
-    params: &IlcaParams,
-    tick: &(dyn Fn() + Sync),
-) -> Vec<InstanceResult> {
-    run_sweep(puzzles, runs, std::slice::from_ref(params), tick)
-        .pop()
-        .unwrap_or_default()
+/// Runs every instance of `batch` on all cores; results in instance order, every "solved"
+/// verified against the rules and the clues. `progress(1)` is called per finished instance.
+pub fn run(batch: &Batch, progress: &(dyn Fn(usize) + Sync)) -> Vec<InstanceResult> {
+    run_inner(batch, progress, false).0
 }
 
-/// Every setting × puzzle × run; results per setting. Settings share the random draws
-/// (the key does not depend on the setting), so they are compared on common random numbers.
-pub fn run_sweep(
-    puzzles: &[Grid],
-    runs: usize,
-    settings: &[IlcaParams],
-    tick: &(dyn Fn() + Sync),
-) -> Vec<Vec<InstanceResult>> {
-    let per_setting = puzzles.len() * runs;
-    let all: Vec<InstanceResult> = (0..per_setting * settings.len())
-        .into_par_iter()
+/// [`run`], also returning every instance's final weights (cells × n, as [`State::w`]), for
+/// the agreement tests of the GPU engine.
+pub fn run_keeping_weights(
+    batch: &Batch,
+    progress: &(dyn Fn(usize) + Sync),
+) -> (Vec<InstanceResult>, Vec<Vec<f32>>) {
+    run_inner(batch, progress, true)
+}
+
+fn run_inner(
+    batch: &Batch,
+    progress: &(dyn Fn(usize) + Sync),
+    keep_weights: bool,
+) -> (Vec<InstanceResult>, Vec<Vec<f32>>) {
+    batch
+        .instances
+        .par_iter()
         .map_init(
-            || None::<((usize, usize), Prepared, State)>,
-            |scratch, i| {
-                let (s, rem) = (i / per_setting, i % per_setting);
-                let (p, r) = (rem / runs, rem % runs);
-                let params = &settings[s];
-                // Instances come in (setting, puzzle) runs: rebuild only when that changes.
+            || None::<((usize, usize), Problem, State)>,
+            |scratch, inst| {
+                let (s, p) = (inst.setting, inst.puzzle);
+                let params = &batch.settings[s];
+                // Instances usually come in (setting, puzzle) runs: rebuild only when that changes.
                 match scratch {
-                    Some((sp, prep, st)) if *sp == (s, p) => st.reset_to(prep),
+                    Some((sp, prob, st)) if *sp == (s, p) => st.reset_to(prob),
                     _ => {
-                        let prep = Prepared::new(&puzzles[p], params);
-                        let st = State::new(&prep);
-                        *scratch = Some(((s, p), prep, st));
+                        let prob = Problem::new(&batch.puzzles[p], params);
+                        let st = State::new(&prob);
+                        *scratch = Some(((s, p), prob, st));
                     }
                 }
-                let (_, prep, state) = scratch.as_mut().expect("set above");
-                let key = rng::instance_key(params.seed, p as u32, r as u32);
-                let (ok, steps) = run_instance(prep, params, state, key);
-                let grid = state.grid(prep.geom.b);
-                let solved = ok && grid.is_solution_of(&puzzles[p]);
-                tick();
-                InstanceResult {
+                let (_, prob, state) = scratch.as_mut().expect("set above");
+                let (ok, steps) = run_instance(prob, params, state, batch.key(inst));
+                let grid = state.grid(prob.geom.b);
+                let solved = ok && grid.is_solution_of(&batch.puzzles[p]);
+                progress(1);
+                let result = InstanceResult {
                     puzzle: p,
-                    run: r,
+                    run: inst.run,
                     solved,
                     steps,
                     grid: grid.to_line(),
-                }
+                };
+                let weights = if keep_weights {
+                    state.w.clone()
+                } else {
+                    Vec::new()
+                };
+                (result, weights)
             },
         )
-        .collect();
-    let mut out = Vec::with_capacity(settings.len());
-    let mut it = all.into_iter();
-    for _ in settings {
-        out.push(it.by_ref().take(per_setting).collect());
-    }
-    out
+        .unzip()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::parse_str;
-
-    const CLASSIC: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    use crate::puzzle::{parse_str, CLASSIC};
 
     fn grid(s: &str) -> Grid {
         parse_str(s, None).unwrap().remove(0).grid
@@ -447,13 +466,13 @@ mod tests {
     #[test]
     fn argmax_tie_breaks() {
         let row = [0.5, 2.0, 1.0, 2.0];
-        assert_eq!(argmax(&row, 0, TieBreak::First, || panic!()), 2);
-        assert_eq!(argmax(&row, 4, TieBreak::Keep, || panic!()), 4);
-        assert_eq!(argmax(&row, 3, TieBreak::Keep, || 1), 4);
-        assert_eq!(argmax(&row, 0, TieBreak::Random, || 0), 2);
-        assert_eq!(argmax(&row, 0, TieBreak::Random, || 7), 4);
+        assert_eq!(choose_digit(&row, 0, TieBreak::First, || panic!()), 2);
+        assert_eq!(choose_digit(&row, 4, TieBreak::Keep, || panic!()), 4);
+        assert_eq!(choose_digit(&row, 3, TieBreak::Keep, || 1), 4);
+        assert_eq!(choose_digit(&row, 0, TieBreak::Random, || 0), 2);
+        assert_eq!(choose_digit(&row, 0, TieBreak::Random, || 7), 4);
         assert_eq!(
-            argmax(&[1.0, 3.0, 2.0], 0, TieBreak::Random, || panic!()),
+            choose_digit(&[1.0, 3.0, 2.0], 0, TieBreak::Random, || panic!()),
             2
         );
     }
@@ -476,10 +495,10 @@ mod tests {
     fn one_blank_4x4_is_solved_at_step_one() {
         let p = grid(&"1234341221434321".replacen('1', ".", 1));
         let params = IlcaParams::default();
-        let prep = Prepared::new(&p, &params);
-        assert_eq!(prep.init[..4], [1.0, 0.0, 0.0, 0.0]);
-        let mut st = State::new(&prep);
-        let info = st.step(&prep, &params, 0, 0);
+        let prob = Problem::new(&p, &params);
+        assert_eq!(prob.init[..4], [1.0, 0.0, 0.0, 0.0]);
+        let mut st = State::new(&prob);
+        let info = st.step(&prob, &params, 0, 0);
         assert!(info.solved);
         assert_eq!(st.choice[0], 1);
     }
@@ -495,13 +514,13 @@ mod tests {
             tie: TieBreak::First,
             ..Default::default()
         };
-        let prep = Prepared::new(&p, &params);
+        let prob = Problem::new(&p, &params);
         for c in [0, 1, 8, 9] {
-            assert_eq!(prep.init[c * 4..c * 4 + 4], [0.0, 1.0, 1.0, 0.0]);
+            assert_eq!(prob.init[c * 4..c * 4 + 4], [0.0, 1.0, 1.0, 0.0]);
         }
-        let mut st = State::new(&prep);
+        let mut st = State::new(&prob);
         // Step 1: all four pick 2; each conflicts with its row and its column partner: degree 5.
-        let info = st.step(&prep, &params, 0, 0);
+        let info = st.step(&prob, &params, 0, 0);
         assert!(!info.solved);
         assert_eq!(
             [st.choice[0], st.choice[1], st.choice[8], st.choice[9]],
@@ -514,17 +533,17 @@ mod tests {
         let p5 = (5.0f64 / 7.0) as f32;
         assert_eq!(st.w[1], p5);
         // Step 2: all switch to 3 (1 > 5/7), same conflicts, penalised again: a tie of 5/7 each.
-        let info = st.step(&prep, &params, 0, 1);
+        let info = st.step(&prob, &params, 0, 1);
         assert_eq!(info.changed, 4);
         assert_eq!(st.w[0..4], [0.0, p5, p5, 0.0]);
         // First tie-breaking keeps them in lock-step for ever.
         for t in 2..40 {
-            assert!(!st.step(&prep, &params, 0, t).solved);
+            assert!(!st.step(&prob, &params, 0, t).solved);
         }
         // Random tie-breaking separates them and solves it.
         let params = IlcaParams::default();
-        let mut st = State::new(&prep);
-        let (solved, _) = run_instance(&prep, &params, &mut st, rng::instance_key(1, 0, 0));
+        let mut st = State::new(&prob);
+        let (solved, _) = run_instance(&prob, &params, &mut st, rng::instance_key(1, 0, 0));
         assert!(solved);
         assert!(st.grid(2).is_solution_of(&p));
     }
@@ -536,8 +555,8 @@ mod tests {
             tie: TieBreak::First,
             ..Default::default()
         };
-        let prep = Prepared::new(&p, &params);
-        let mut st = State::new(&prep);
+        let prob = Problem::new(&p, &params);
+        let mut st = State::new(&prob);
         // States 2, 2 / 2, 3: cell 0 conflicts with 1 (row) and 8 (column): degree 5;
         // cells 1 and 8 conflict only with 0: degree 6; cell 9 conflicts with nobody: degree 7.
         st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
@@ -545,7 +564,7 @@ mod tests {
         st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
         st.w[36..40].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
         let start = st.w.clone();
-        let info = st.step(&prep, &params, 0, 0);
+        let info = st.step(&prob, &params, 0, 0);
         assert_eq!([st.deg[0], st.deg[1], st.deg[8], st.deg[9]], [5, 6, 6, 7]);
         assert_eq!((info.rewarded, info.penalised), (3, 1));
         assert_eq!(st.w[1], (5.0f64 / 7.0) as f32); // penalised: p(5) = 5/7
@@ -558,9 +577,9 @@ mod tests {
             compare: Compare::All,
             ..params.clone()
         };
-        let mut st2 = State::new(&prep);
+        let mut st2 = State::new(&prob);
         st2.w.copy_from_slice(&start);
-        let info = st2.step(&prep, &all, 0, 0);
+        let info = st2.step(&prob, &all, 0, 0);
         assert_eq!((info.rewarded, info.penalised), (1, 3));
         assert_eq!(st2.w[5], (6.0f64 / 7.0) as f32);
     }
@@ -573,19 +592,19 @@ mod tests {
             sr: 1,
             ..Default::default()
         };
-        let prep = Prepared::new(&p, &params);
-        let mut st = State::new(&prep);
+        let prob = Problem::new(&p, &params);
+        let mut st = State::new(&prob);
         // All pick 2: rows 1 and 3 and columns 1 and 2 are invalid → all four cells reset.
-        let info = st.step(&prep, &params, 0, 0);
+        let info = st.step(&prob, &params, 0, 0);
         assert_eq!(info.reset, 4);
-        assert_eq!(st.w, prep.init);
+        assert_eq!(st.w, prob.init);
         // Row 1 "2 2 1 4" sums to 9, not 10: the sum check resets too.
         let sum = IlcaParams {
             reset_check: ResetCheck::Sum,
             ..params
         };
-        let mut st = State::new(&prep);
-        assert_eq!(st.step(&prep, &sum, 0, 0).reset, 4);
+        let mut st = State::new(&prob);
+        assert_eq!(st.step(&prob, &sum, 0, 0).reset, 4);
         assert!(unit_resolved(
             &[0, 1, 2, 3],
             &[2, 3, 1, 4],
@@ -612,21 +631,21 @@ mod tests {
     fn restart_resets_every_free_cell_selective_reset_spares_resolved_ones() {
         let p = grid(FOUR);
         let start = |params: &IlcaParams| {
-            let prep = Prepared::new(&p, params);
-            let mut st = State::new(&prep);
+            let prob = Problem::new(&p, params);
+            let mut st = State::new(&prob);
             st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
             st.w[4..8].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
             st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
             st.w[36..40].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-            (prep, st)
+            (prob, st)
         };
         let sel = IlcaParams {
             tie: TieBreak::First,
             sr: 1,
             ..Default::default()
         };
-        let (prep, mut st) = start(&sel);
-        let info = st.step(&prep, &sel, 0, 0);
+        let (prob, mut st) = start(&sel);
+        let info = st.step(&prob, &sel, 0, 0);
         assert_eq!(
             [st.choice[0], st.choice[1], st.choice[8], st.choice[9]],
             [2, 3, 2, 2]
@@ -634,9 +653,9 @@ mod tests {
         assert_eq!(st.deg[1], 7);
         assert_eq!(info.reset, 3);
         assert_eq!(st.w[4..8], [0.0, 0.5, 2.0, 0.0]); // rewarded by r(7) = 2, kept
-        assert_eq!(st.w[0..4], prep.init[0..4]);
+        assert_eq!(st.w[0..4], prob.init[0..4]);
         assert_eq!(
-            st.reset_cells(&prep, &sel, 0)[..10],
+            st.reset_cells(&prob, &sel, 0)[..10],
             [true, false, false, false, false, false, false, false, true, true]
         );
         // A restart on the same step takes the place of the selective reset.
@@ -644,19 +663,19 @@ mod tests {
             restart: 1,
             ..sel.clone()
         };
-        let (prep, mut st) = start(&both);
-        assert_eq!(st.step(&prep, &both, 0, 0).reset, 4);
-        assert_eq!(st.w, prep.init);
+        let (prob, mut st) = start(&both);
+        assert_eq!(st.step(&prob, &both, 0, 0).reset, 4);
+        assert_eq!(st.w, prob.init);
         // Periods count 1-based steps: restart 2 acts after the second step only.
         let two = IlcaParams {
             restart: 2,
             sr: 0,
             ..sel
         };
-        let (prep, mut st) = start(&two);
-        assert_eq!(st.step(&prep, &two, 0, 0).reset, 0);
-        assert_eq!(st.step(&prep, &two, 0, 1).reset, 4);
-        assert_eq!(st.w, prep.init);
+        let (prob, mut st) = start(&two);
+        assert_eq!(st.step(&prob, &two, 0, 0).reset, 0);
+        assert_eq!(st.step(&prob, &two, 0, 1).reset, 4);
+        assert_eq!(st.w, prob.init);
     }
 
     #[test]
@@ -667,7 +686,7 @@ mod tests {
             compare: Compare::Free,
             ..Default::default()
         };
-        let res = run_batch(std::slice::from_ref(&p), 10, &params, &|| {});
+        let res = run(&Batch::runs(std::slice::from_ref(&p), &params, 10), &|_| {});
         assert_eq!(res.len(), 10);
         let solved: Vec<_> = res.iter().filter(|r| r.solved).collect();
         assert!(!solved.is_empty(), "{res:?}");
@@ -691,8 +710,9 @@ mod tests {
             .num_threads(1)
             .build()
             .unwrap();
-        let a = one.install(|| run_batch(&p, 4, &params, &|| {}));
-        let b = run_batch(&p, 4, &params, &|| {});
+        let batch = Batch::runs(&p, &params, 4);
+        let a = one.install(|| run(&batch, &|_| {}));
+        let b = run(&batch, &|_| {});
         assert_eq!(a, b);
     }
 }

@@ -23,45 +23,49 @@
 //! CPU reference ([`cpu`]) agree bit for bit.
 
 pub mod cpu;
+pub mod gpu;
 pub mod run;
+pub mod trace;
 
-use anyhow::{bail, ensure, Result};
+use crate::param::{check, ParamError};
+use crate::puzzle::Grid;
 use serde::Serialize;
 
-/// Which neighbours' degrees a conflicted cell must beat to be rewarded (the paper's
-/// "higher than all its neighbors' degrees" admits readings).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Compare {
-    /// The neighbours that chose the same digit (the cells it conflicts with).
-    Sharing,
-    /// Every free (non-clue) neighbour.
-    Free,
-    /// Every neighbour, clues included (a clue's degree is |N| unless a neighbour copies it,
-    /// so a conflicted cell next to a clue is never rewarded).
-    All,
+crate::choice! {
+    /// Which neighbours' degrees a conflicted cell must beat to be rewarded (the paper's
+    /// "higher than all its neighbors' degrees" admits readings).
+    pub enum Compare {
+        /// The neighbours that chose the same digit (the cells it conflicts with).
+        Sharing = "sharing",
+        /// Every free (non-clue) neighbour.
+        Free = "free",
+        /// Every neighbour, clues included (a clue's degree is |N| unless a neighbour copies it,
+        /// so a conflicted cell next to a clue is never rewarded).
+        All = "all",
+    }
 }
 
-/// How the argmax picks among digits of equal largest weight (all digits start equal).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TieBreak {
-    /// Uniformly at random among the tied digits (counter-based draw).
-    Random,
-    /// The smallest tied digit.
-    First,
-    /// The current state if it is among the tied digits, otherwise random.
-    Keep,
+crate::choice! {
+    /// How the argmax picks among digits of equal largest weight (all digits start equal).
+    pub enum TieBreak {
+        /// Uniformly at random among the tied digits (counter-based draw).
+        Random = "random",
+        /// The smallest tied digit.
+        First = "first",
+        /// The current state if it is among the tied digits, otherwise random.
+        Keep = "keep",
+    }
 }
 
-/// When a row, column or box counts as resolved for the selective reset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ResetCheck {
-    /// The unit holds every digit exactly once (the exact form of Eq. 10).
-    Permutation,
-    /// The states sum to n(n+1)/2 (Eq. 10 as printed: 45 for 9x9; lets some invalid units pass).
-    Sum,
+crate::choice! {
+    /// When a row, column or box counts as resolved for the selective reset.
+    pub enum ResetCheck {
+        /// The unit holds every digit exactly once (the exact form of Eq. 10).
+        Permutation = "permutation",
+        /// The states sum to n(n+1)/2 (Eq. 10 as printed: 45 for 9x9; lets some invalid units
+        /// pass).
+        Sum = "sum",
+    }
 }
 
 /// Every parameter of an ILCA run; the CLI, the CPU engine and the GPU engine share it.
@@ -109,42 +113,47 @@ pub const MAX_STEPS: u32 = 1_000_000;
 
 impl IlcaParams {
     /// Checks the parameters, saying what is wrong and what would be right.
-    pub fn validate(&self) -> Result<()> {
-        ensure!(
-            (1..=MAX_STEPS).contains(&self.steps),
-            "--steps must be between 1 and {MAX_STEPS}, got {}",
-            self.steps
-        );
-        ensure!(
+    pub fn validate(&self) -> Result<(), ParamError> {
+        check((1..=MAX_STEPS).contains(&self.steps), "steps", || {
+            format!("must be between 1 and {MAX_STEPS}, got {}", self.steps)
+        })?;
+        check(
             self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1000.0,
-            "--lr must be a number in (0, 1000] (reward factor r = 1 + d/|N|·lr > 1), got {}",
-            self.lr
-        );
-        ensure!(
+            "lr",
+            || {
+                format!(
+                    "must be a number in (0, 1000] (reward factor r = 1 + d/|N|·lr > 1), got {}",
+                    self.lr
+                )
+            },
+        )?;
+        check(
             self.lp.is_finite() && self.lp > 0.0 && self.lp <= 1000.0,
-            "--lp must be a number in (0, 1000] (penalty factor p = 1 − (1 − d/|N|)·lp < 1), got {}",
-            self.lp
-        );
-        ensure!(
+            "lp",
+            || {
+                format!(
+                    "must be a number in (0, 1000] (penalty factor p = 1 − (1 − d/|N|)·lp < 1), got {}",
+                    self.lp
+                )
+            },
+        )?;
+        check(
             self.penalty_floor.is_finite() && (0.0..1.0).contains(&self.penalty_floor),
-            "--penalty-floor must be in [0, 1), got {}",
-            self.penalty_floor
-        );
-        if self.sr > self.steps {
-            bail!(
-                "--sr {} is larger than --steps {}: the reset would never run (use --sr 0 to turn it off)",
-                self.sr,
-                self.steps
-            );
-        }
-        if self.restart > self.steps {
-            bail!(
-                "--restart {} is larger than --steps {}: the restart would never run (use --restart 0 to turn it off)",
-                self.restart,
-                self.steps
-            );
-        }
-        Ok(())
+            "penalty_floor",
+            || format!("must be in [0, 1), got {}", self.penalty_floor),
+        )?;
+        check(self.sr <= self.steps, "sr", || {
+            format!(
+                "{} is larger than the step limit {}: the reset would never run (0 turns it off)",
+                self.sr, self.steps
+            )
+        })?;
+        check(self.restart <= self.steps, "restart", || {
+            format!(
+                "{} is larger than the step limit {}: the restart would never run (0 turns it off)",
+                self.restart, self.steps
+            )
+        })
     }
 
     /// Reward factors r(d) and penalty factors p(d) for d = 0..=|N|, rounded once to f32 on the
@@ -167,6 +176,97 @@ impl IlcaParams {
             .map(|d| normal((1.0 - (1.0 - d as f64 / nn) * self.lp).max(self.penalty_floor)))
             .collect();
         (reward, penalty)
+    }
+}
+
+/// One run to do: setting `setting` of a batch on its puzzle `puzzle`, run number `run`. Its
+/// random draws depend on (seed, puzzle, run) only, so an instance gives the same result in any
+/// batch that holds it, in any order, on any backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Instance {
+    pub setting: usize,
+    pub puzzle: usize,
+    pub run: usize,
+}
+
+/// What an engine runs: instances of some settings on some puzzles (all of one size), results in
+/// the order of `instances`.
+#[derive(Clone, Debug)]
+pub struct Batch<'a> {
+    pub puzzles: &'a [Grid],
+    pub settings: &'a [IlcaParams],
+    pub instances: Vec<Instance>,
+}
+
+impl<'a> Batch<'a> {
+    /// Every setting × puzzle × run, in that nesting.
+    pub fn all(puzzles: &'a [Grid], settings: &'a [IlcaParams], runs: usize) -> Batch<'a> {
+        let mut instances = Vec::with_capacity(settings.len() * puzzles.len() * runs);
+        for setting in 0..settings.len() {
+            for puzzle in 0..puzzles.len() {
+                instances.extend((0..runs).map(|run| Instance {
+                    setting,
+                    puzzle,
+                    run,
+                }));
+            }
+        }
+        Batch {
+            puzzles,
+            settings,
+            instances,
+        }
+    }
+
+    /// `runs` runs of every puzzle with one setting.
+    pub fn runs(puzzles: &'a [Grid], params: &'a IlcaParams, runs: usize) -> Batch<'a> {
+        Batch::all(puzzles, std::slice::from_ref(params), runs)
+    }
+
+    /// Checks the settings and that every instance names a setting and a puzzle of the batch,
+    /// with indices that fit the random key's 32-bit counters.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        for s in self.settings {
+            s.validate()?;
+        }
+        let limit = u32::MAX as usize;
+        for i in &self.instances {
+            check(i.setting < self.settings.len(), "setting", || {
+                format!(
+                    "{} is not one of the batch's {} settings",
+                    i.setting,
+                    self.settings.len()
+                )
+            })?;
+            check(i.puzzle < self.puzzles.len(), "puzzle", || {
+                format!(
+                    "{} is not one of the batch's {} puzzles",
+                    i.puzzle,
+                    self.puzzles.len()
+                )
+            })?;
+            check(i.puzzle <= limit && i.run <= limit, "runs", || {
+                format!(
+                    "instance ({}, {}) does not fit 32-bit counters",
+                    i.puzzle, i.run
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The random key of instance `i` (see [`crate::rng::instance_key`]).
+    pub fn key(&self, i: &Instance) -> u32 {
+        crate::rng::instance_key(self.settings[i.setting].seed, i.puzzle as u32, i.run as u32)
+    }
+
+    /// Results in instance order, grouped per setting (for batches made by [`Batch::all`]).
+    pub fn per_setting<T>(&self, results: Vec<T>) -> Vec<Vec<T>> {
+        let mut out: Vec<Vec<T>> = (0..self.settings.len()).map(|_| Vec::new()).collect();
+        for (i, r) in self.instances.iter().zip(results) {
+            out[i.setting].push(r);
+        }
+        out
     }
 }
 
@@ -210,12 +310,12 @@ mod tests {
             f(&mut p);
             p.validate().unwrap_err().to_string()
         };
-        assert!(bad(|p| p.lp = -1.0).contains("--lp"));
-        assert!(bad(|p| p.lr = f64::NAN).contains("--lr"));
-        assert!(bad(|p| p.steps = 0).contains("--steps"));
-        assert!(bad(|p| p.sr = 300).contains("--sr 300 is larger than --steps 250"));
-        assert!(bad(|p| p.penalty_floor = 1.0).contains("--penalty-floor"));
-        assert!(bad(|p| p.restart = 251).contains("--restart 251 is larger than --steps 250"));
+        assert!(bad(|p| p.lp = -1.0).starts_with("lp: must be a number in (0, 1000]"));
+        assert!(bad(|p| p.lr = f64::NAN).starts_with("lr: "));
+        assert!(bad(|p| p.steps = 0).starts_with("steps: "));
+        assert!(bad(|p| p.sr = 300).contains("sr: 300 is larger than the step limit 250"));
+        assert!(bad(|p| p.penalty_floor = 1.0).starts_with("penalty_floor: "));
+        assert!(bad(|p| p.restart = 251).contains("restart: 251 is larger than the step limit 250"));
         assert!(IlcaParams::default().validate().is_ok());
     }
 }

@@ -18,8 +18,7 @@
 //! (which are the initial ones).
 
 use super::{digit_colour, draw_legend, Dash, Figure, Rgb};
-use crate::ilca::cpu::{Prepared, State};
-use crate::ilca::IlcaParams;
+use crate::ilca::{trace, IlcaParams};
 use crate::puzzle::{symbol_for, Geometry, Grid, MAX_BOX, MIN_BOX};
 use anyhow::{bail, ensure, Context, Result};
 use plotters::coord::Shift;
@@ -48,10 +47,10 @@ impl IlcaTrace {
         self.b * self.b
     }
 
-    /// Runs one ILCA instance on the CPU reference and records every step: the run of
-    /// `puzzle` (index `puzzle_index` in its batch) number `run`, the same draws as in a batch.
-    /// Frame 0 is the initial state; frame t holds the states step t chose and the
-    /// probabilities it chose them from.
+    /// Runs one ILCA instance on the CPU reference and records every step
+    /// ([`crate::ilca::trace::record`]): the run of `puzzle` (index `puzzle_index` in its batch)
+    /// number `run`, the same draws as in a batch. Frame 0 is the initial state; frame t holds
+    /// the states step t chose and the probabilities it chose them from.
     pub fn record(
         puzzle: &Grid,
         params: &IlcaParams,
@@ -59,31 +58,20 @@ impl IlcaTrace {
         run: usize,
     ) -> Result<IlcaTrace> {
         params.validate()?;
-        let prep = Prepared::new(puzzle, params);
-        let mut st = State::new(&prep);
-        let g = prep.geom;
-        let n = g.n;
-        let all_probs = |st: &State| -> Vec<f32> {
-            (0..g.cells).flat_map(|c| st.probabilities(c, n)).collect()
-        };
+        let start = trace::start(puzzle, params);
         let mut tr = IlcaTrace {
-            b: g.b,
-            clue: prep.clue.iter().map(|&v| v != 0).collect(),
+            b: start.b,
+            clue: start.clue.iter().map(|&v| v != 0).collect(),
             steps: vec![0],
-            states: vec![st.choice.clone()],
-            probs: vec![all_probs(&st)],
+            states: vec![start.clue],
+            probs: vec![start.probabilities],
         };
-        let key = crate::rng::instance_key(params.seed, puzzle_index as u32, run as u32);
-        for t in 0..params.steps {
-            let before = all_probs(&st);
-            let info = st.step(&prep, params, key, t);
-            tr.steps.push(t + 1);
-            tr.states.push(st.choice.clone());
-            tr.probs.push(before);
-            if info.solved {
-                break;
-            }
-        }
+        trace::record(puzzle, params, puzzle_index, run, |step| {
+            tr.steps.push(step.step);
+            tr.states.push(step.states.clone());
+            tr.probs.push(step.probabilities.clone());
+            Ok(())
+        })?;
         Ok(tr)
     }
 

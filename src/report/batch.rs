@@ -2,8 +2,8 @@
 //! a run reproducible, and the per-instance CSV.
 
 use super::InstanceResult;
-use crate::rfss::RfssOutcome;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -22,9 +22,10 @@ pub struct FileResults {
     pub results: Vec<InstanceResult>,
     /// Wall time of the file's batch.
     pub wall: Duration,
-    /// RFSS only: the full outcome of each puzzle (generations run, conflicts left, species,
-    /// restarts, why a puzzle is unsolvable), in puzzle order; empty for ILCA.
-    pub rfss: Vec<RfssOutcome>,
+    /// Per puzzle, in puzzle order: the algorithm's own record of the puzzle's run, written under
+    /// the algorithm's name beside each of its instances in the JSON (RFSS: generations run,
+    /// conflicts left, species, restarts, why a puzzle is unsolvable); empty when there is none.
+    pub details: Vec<serde_json::Value>,
 }
 
 /// Aggregate numbers of one file (or of all files).
@@ -197,8 +198,9 @@ struct InstanceJson<'a> {
     solved: bool,
     steps: u32,
     grid: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rfss: Option<&'a RfssOutcome>,
+    /// `{algorithm: detail}` when the file has details.
+    #[serde(flatten)]
+    detail: BTreeMap<&'a str, &'a serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -277,7 +279,12 @@ pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
                         solved: r.solved,
                         steps: r.steps,
                         grid: &r.grid,
-                        rfss: f.rfss.get(r.puzzle),
+                        detail: f
+                            .details
+                            .get(r.puzzle)
+                            .map(|d| (info.algorithm, d))
+                            .into_iter()
+                            .collect(),
                     })
                     .collect(),
             })
@@ -342,7 +349,7 @@ mod tests {
             lines: vec![3, 5],
             results,
             wall: Duration::from_millis(ms),
-            rfss: Vec::new(),
+            details: Vec::new(),
         }
     }
 

@@ -14,13 +14,14 @@
 //! small puzzles against a direct pairwise implementation.
 
 use super::arith::{lane_sum, rcp};
-use super::{enhance, finish, Problem, ReadoffState, RfssOutcome, RfssParams, Underflow};
+use super::{enhance, finish, Problem, Readoff, RfssOutcome, RfssParams, Underflow};
 use crate::puzzle::Grid;
 use anyhow::Result;
 use rayon::prelude::*;
 
-/// One generation of proportionate selection on shared fitness, in place on `p`.
-/// `load` (n_res) and `w` (n_species) are scratch space.
+/// One generation of proportionate selection on shared fitness, in place on `p`: the kernel's
+/// stages [`loads`], [`shares`] and [`select`], with the normaliser between them. `load`
+/// (n_res) and `w` (n_species) are scratch space.
 pub fn generation(
     prob: &Problem,
     p: &mut [f32],
@@ -28,6 +29,15 @@ pub fn generation(
     w: &mut [f32],
     params: &RfssParams,
 ) {
+    loads(prob, p, load);
+    shares(prob, p, load, w);
+    let rz = rcp(lane_sum(w));
+    select(p, w, rz, params);
+}
+
+/// Stage `loads`: per resource, the sum of the proportions of the species covering it, added
+/// in ascending species order.
+pub fn loads(prob: &Problem, p: &[f32], load: &mut [f32]) {
     for (r, l) in load.iter_mut().enumerate() {
         let mut acc = 0.0f32;
         for &x in prob.covering(r) {
@@ -35,6 +45,11 @@ pub fn generation(
         }
         *l = acc;
     }
+}
+
+/// Stage `shares`: per species w = p · rcp(m), m the sum of its four resources' loads in the
+/// order cell, (numeral,row), (numeral,col), (numeral,box); 0 for an extinct species.
+pub fn shares(prob: &Problem, p: &[f32], load: &[f32], w: &mut [f32]) {
     for (x, rs) in prob.res.iter().enumerate() {
         w[x] = if p[x] == 0.0 {
             0.0
@@ -44,7 +59,11 @@ pub fn generation(
             p[x] * rcp(m)
         };
     }
-    let rz = rcp(lane_sum(w));
+}
+
+/// Stage `select`: proportionate selection p' = w · rz (rz = 1/Σw), then the underflow policy
+/// for 0 < p' < 2^-k.
+pub fn select(p: &mut [f32], w: &[f32], rz: f32, params: &RfssParams) {
     let thr = params.threshold();
     for (px, &wx) in p.iter_mut().zip(w.iter()) {
         let v = wx * rz;
@@ -59,8 +78,8 @@ pub fn generation(
     }
 }
 
-/// Read-off: per blank cell the species of highest proportion (ties: the lowest index) into
-/// `argmax`. Returns (conflicts, changed): conflicts = Σ over non-cell resources of
+/// Stage `readoff`: per blank cell the species of highest proportion (ties: the lowest index)
+/// into `argmax`. Returns (conflicts, changed): conflicts = Σ over non-cell resources of
 /// max(0, chosen species covering it − 1); changed = some cell's choice differs from before.
 pub fn readoff(prob: &Problem, p: &[f32], argmax: &mut [u32]) -> (u32, bool) {
     let mut changed = false;
@@ -87,26 +106,27 @@ pub fn readoff(prob: &Problem, p: &[f32], argmax: &mut [u32]) -> (u32, bool) {
     (conflicts, changed)
 }
 
-/// A running CPU instance: proportions, scratch, read-off and its bookkeeping.
+/// The evolving state of one instance on the CPU: proportions, scratch, read-off and its
+/// bookkeeping.
 #[derive(Clone, Debug)]
-pub struct Engine {
+pub struct State {
     pub prob: Problem,
     pub p: Vec<f32>,
     load: Vec<f32>,
     w: Vec<f32>,
     pub argmax: Vec<u32>,
-    pub st: ReadoffState,
+    pub st: Readoff,
 }
 
-impl Engine {
+impl State {
     /// Equal proportions, generation 0, the initial read-off evaluated (and the stop rule with it).
-    pub fn new(prob: Problem, params: &RfssParams) -> Engine {
+    pub fn new(prob: Problem, params: &RfssParams) -> State {
         let p = prob.initial_proportions();
-        let mut e = Engine {
+        let mut e = State {
             load: vec![0.0; prob.n_res],
             w: vec![0.0; prob.n_species()],
             argmax: vec![u32::MAX; prob.n_blank()],
-            st: ReadoffState::default(),
+            st: Readoff::default(),
             p,
             prob,
         };
@@ -139,7 +159,7 @@ pub fn run_one(puzzle: &Grid, params: &RfssParams) -> Result<RfssOutcome> {
         Err(reason) => return Ok(RfssOutcome::unsolvable(puzzle, reason)),
     };
     let mut sub = params.clone();
-    let mut eng = Engine::new(prob, &sub);
+    let mut eng = State::new(prob, &sub);
     let mut restarts = 0u32;
     let mut offset = 0u32; // generations run before the current restart
     let mut updates = 0u64; // species-updates before the current restart
@@ -154,7 +174,7 @@ pub fn run_one(puzzle: &Grid, params: &RfssParams) -> Result<RfssOutcome> {
                 Ok(prob) => {
                     restarts += 1;
                     sub.max_generations = params.max_generations - offset;
-                    eng = Engine::new(prob, &sub);
+                    eng = State::new(prob, &sub);
                     continue;
                 }
                 Err(reason) => {
@@ -180,8 +200,20 @@ pub fn run_one(puzzle: &Grid, params: &RfssParams) -> Result<RfssOutcome> {
     )
 }
 
-/// Runs every puzzle on the CPU (in parallel over puzzles; each instance is deterministic).
-pub fn run_cpu(puzzles: &[Grid], params: &RfssParams) -> Result<Vec<RfssOutcome>> {
+/// Runs every puzzle on all cores (each instance is deterministic); outcomes in puzzle order.
+/// `progress(1)` is called per finished puzzle.
+pub fn run(
+    puzzles: &[Grid],
+    params: &RfssParams,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<RfssOutcome>> {
     params.validate()?;
-    puzzles.par_iter().map(|g| run_one(g, params)).collect()
+    puzzles
+        .par_iter()
+        .map(|g| {
+            let o = run_one(g, params);
+            progress(1);
+            o
+        })
+        .collect()
 }

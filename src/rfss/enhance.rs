@@ -23,7 +23,7 @@
 //! Everything here runs on the host, on proportions that are bit-identical on CPU and GPU, so
 //! both backends take the same decisions at the same generations.
 
-use super::{Enhancement, Problem, ReadoffState, RfssParams};
+use super::{Enhancement, Problem, Readoff, RfssParams};
 use crate::puzzle::{cell_name, symbol_for, Geometry, Grid};
 
 /// One decision: numeral in cell, committed (true) or excluded (false).
@@ -288,7 +288,7 @@ pub fn prepare(puzzle: &Grid, params: &RfssParams) -> Result<(Problem, Option<Se
 
 /// The enhancement wants to act: it is on, and the invalid read-off has not changed for
 /// `stall_generations` (the GPU kernel sets its stalled flag on the same condition).
-pub fn stalled(st: &ReadoffState, params: &RfssParams) -> bool {
+pub fn stalled(st: &Readoff, params: &RfssParams) -> bool {
     params.enhancement != Enhancement::Off
         && !st.done
         && st.conflicts > 0

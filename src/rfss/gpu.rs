@@ -6,14 +6,14 @@
 //! enhancement's restarts are computed on the host with the CPU code, so both backends take
 //! the same decisions at the same generations.
 
-use super::cpu::Engine;
+use super::cpu::State;
 use super::enhance::{self, Search};
-use super::{finish, Problem, ReadoffState, RfssOutcome, RfssParams, Underflow};
-use crate::gpu::Gpu;
+use super::{finish, Problem, Readoff, RfssOutcome, RfssParams, Underflow};
+use crate::gpu::{grid_2d, Binding, BoundsChecks, Gpu, Pipeline, LOOP_PASS_BUDGET};
 use crate::puzzle::Grid;
 use anyhow::{bail, Result};
+use std::mem::size_of;
 use std::time::{Duration, Instant};
-use wgpu::util::DeviceExt;
 
 /// The kernel source.
 pub const SHADER: &str = include_str!("../../shaders/rfss.wgsl");
@@ -23,10 +23,6 @@ pub const WORKGROUP: u32 = super::arith::LANES as u32;
 
 /// Most generations in one submission (bounds the time of a dispatch, e.g. for OS watchdogs).
 pub const MAX_GENS_PER_SUBMIT: u32 = 1000;
-
-/// Dispatches are sized so that [`loop_passes_per_generation`] × generations stays below this
-/// budget (see its docs and docs/RFSS.md, "Loop budget per dispatch").
-pub use crate::gpu::LOOP_PASS_BUDGET;
 
 /// Upper bound of the loop passes one invocation of the kernel makes per generation on `prob`:
 /// every loop counted as its trip count plus one exit pass, for the lane with the most work
@@ -60,7 +56,7 @@ pub fn max_gens_per_dispatch(passes: u64) -> Result<u32> {
     if g == 0 {
         bail!(
             "one RFSS generation needs up to {passes} loop passes per GPU invocation, more than \
-             the {LOOP_PASS_BUDGET} a dispatch may make; run it with --backend cpu"
+             the {LOOP_PASS_BUDGET} a dispatch may make; run it on the CPU"
         );
     }
     Ok(g.min(MAX_GENS_PER_SUBMIT as u64) as u32)
@@ -73,9 +69,10 @@ const TARGET_SUBMIT: Duration = Duration::from_millis(200);
 const FLAG_DONE: u32 = 1;
 const FLAG_STALLED: u32 = 2;
 
+/// The uniform block (`Params` in rfss.wgsl; a test checks the two layouts).
 #[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct KParams {
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct KParams {
     gens: u32,
     zero: u32,
     thr_bits: u32,
@@ -86,9 +83,10 @@ struct KParams {
     groups_x: u32,
 }
 
+/// Where one instance's data lies in the shared buffers (`Header` in rfss.wgsl).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
-struct Header {
+pub(crate) struct Header {
     sp_off: u32,
     n_sp: u32,
     n_res: u32,
@@ -99,9 +97,10 @@ struct Header {
     n_blank: u32,
 }
 
+/// An instance's [`Readoff`] with its generation limit and flags (`Readoff` in rfss.wgsl).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
-struct KState {
+pub(crate) struct GpuReadoff {
     generation: u32,
     streak: u32,
     streak_start: u32,
@@ -112,9 +111,9 @@ struct KState {
     pad: u32,
 }
 
-impl KState {
-    fn from(st: &ReadoffState, limit: u32) -> KState {
-        KState {
+impl GpuReadoff {
+    fn from(st: &Readoff, limit: u32) -> GpuReadoff {
+        GpuReadoff {
             generation: st.generation,
             streak: st.streak,
             streak_start: st.streak_start,
@@ -125,8 +124,8 @@ impl KState {
             pad: 0,
         }
     }
-    fn readoff(&self) -> ReadoffState {
-        ReadoffState {
+    fn readoff(&self) -> Readoff {
+        Readoff {
             generation: self.generation,
             streak: self.streak,
             streak_start: self.streak_start,
@@ -155,71 +154,58 @@ struct Slot {
     final_p: Vec<f32>,
 }
 
-/// Device-side pipeline, created once per [`Gpu`] use.
-struct Kernel {
-    pipeline: wgpu::ComputePipeline,
-    layout: wgpu::BindGroupLayout,
+/// The kernel's bind group, binding i = entry i (names as in rfss.wgsl).
+pub(crate) const BINDINGS: [Binding; 8] = [
+    Binding::uniform("params"),
+    Binding::read("headers"),
+    Binding::read("sp_res"),
+    Binding::read("csr"),
+    Binding::read_write("p"),
+    Binding::read_write("scratch"),
+    Binding::read_write("argmax"),
+    Binding::read_write("state"),
+];
+
+/// The RFSS kernel, compiled once per device (with naga's bounds checks: its indices come from
+/// per-instance headers).
+fn kernel(gpu: &Gpu) -> Result<std::sync::Arc<Pipeline>> {
+    gpu.cached("rfss", || {
+        Pipeline::new(gpu, "rfss", SHADER, &BINDINGS, BoundsChecks::On)
+    })
 }
 
-fn kernel(gpu: &Gpu) -> Result<Kernel> {
-    // Binding 0 uniform; 1-3 read-only (headers, sp_res, csr); 4-7 read-write (p, scratch,
-    // argmax, state).
-    let (pipeline, layout) = gpu.compute_pipeline(
-        "rfss",
-        SHADER,
-        &[false, false, false, true, true, true, true],
-        false,
-    )?;
-    Ok(Kernel { pipeline, layout })
+/// Knobs of the GPU engine that do not change results.
+#[derive(Clone, Debug, Default)]
+pub struct GpuOptions {
+    /// Generations per submission, fixed (still capped by the loop budget, see
+    /// [`max_gens_per_dispatch`]); `None` adapts them to a submission time of about 200 ms.
+    pub gens_per_submit: Option<u32>,
 }
 
-/// Progress of a GPU run: called after every submission with (finished instances, all instances).
-pub type Progress<'a> = &'a mut dyn FnMut(usize, usize);
-
-/// Runs every puzzle on the GPU; same outcomes as [`super::run_cpu`], bit for bit.
-pub fn run(gpu: &Gpu, puzzles: &[Grid], params: &RfssParams) -> Result<Vec<RfssOutcome>> {
-    Ok(run_detailed(gpu, puzzles, params, &mut |_, _| {})?
-        .into_iter()
-        .map(|(o, _)| o)
-        .collect())
-}
-
-/// Like [`run`], reporting progress.
-pub fn run_with_progress(
+/// Runs every puzzle on the GPU; outcomes in puzzle order, the same as [`super::cpu::run`],
+/// bit for bit. `progress(k)` is called as k more puzzles finish.
+pub fn run(
     gpu: &Gpu,
     puzzles: &[Grid],
     params: &RfssParams,
-    progress: Progress,
+    opts: &GpuOptions,
+    progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<RfssOutcome>> {
-    Ok(run_detailed(gpu, puzzles, params, progress)?
-        .into_iter()
-        .map(|(o, _)| o)
-        .collect())
+    Ok(
+        run_keeping_proportions(gpu, puzzles, params, opts, progress)?
+            .into_iter()
+            .map(|(o, _)| o)
+            .collect(),
+    )
 }
 
-/// Like [`run`], also returning each instance's final proportions (for bit-equality checks).
-pub fn run_detailed(
+/// [`run`], also returning each instance's final proportions (for the agreement tests).
+pub fn run_keeping_proportions(
     gpu: &Gpu,
     puzzles: &[Grid],
     params: &RfssParams,
-    progress: Progress,
-) -> Result<Vec<(RfssOutcome, Vec<f32>)>> {
-    // GPU_SUDOKU_RFSS_GENS_PER_SUBMIT fixes the split (for debugging; results never depend on it).
-    let fixed: Option<u32> = std::env::var("GPU_SUDOKU_RFSS_GENS_PER_SUBMIT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&v| v > 0);
-    run_detailed_split(gpu, puzzles, params, progress, fixed)
-}
-
-/// Like [`run_detailed`] with generations per submission fixed at `fixed` (still capped by the
-/// loop budget, see [`max_gens_per_dispatch`]) instead of adapted to the submission time.
-pub fn run_detailed_split(
-    gpu: &Gpu,
-    puzzles: &[Grid],
-    params: &RfssParams,
-    progress: Progress,
-    fixed: Option<u32>,
+    opts: &GpuOptions,
+    progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<(RfssOutcome, Vec<f32>)>> {
     params.validate()?;
     let mut out: Vec<Option<(RfssOutcome, Vec<f32>)>> = vec![None; puzzles.len()];
@@ -248,8 +234,7 @@ pub fn run_detailed_split(
         }
     }
     let k = kernel(gpu)?;
-    let total = puzzles.len();
-    let mut finished = total - slots.len();
+    progress(puzzles.len() - slots.len());
     // Split into batches that fit the device's binding limit.
     let limit = gpu.max_binding_bytes();
     let mut start = 0;
@@ -262,15 +247,15 @@ pub fn run_detailed_split(
                 sp + c.n_sp as u64,
                 csr + (c.n_res as u64 + 1) + 4 * c.n_sp as u64,
             );
-            let biggest = (4 * nsp).max(ncsr).max(nsp + csr) * 4;
+            let biggest = (4 * nsp).max(ncsr).max(nsp + csr) * size_of::<u32>() as u64;
             if biggest > limit && end > start {
                 break;
             }
             if biggest > limit {
                 bail!(
                     "puzzle {} needs {} bytes of GPU buffer, more than this device binds ({limit}); \
-                     run it with --backend cpu",
-                    slots[end].puzzle_index + 1,
+                     run it on the CPU",
+                    slots[end].puzzle_index,
                     biggest
                 );
             }
@@ -279,10 +264,7 @@ pub fn run_detailed_split(
             end += 1;
         }
         let batch = &mut slots[start..end];
-        run_batch(gpu, &k, batch, params, fixed, &mut |n| {
-            progress(finished + n, total);
-        })?;
-        finished += batch.len();
+        run_batch(gpu, &k, batch, params, opts.gens_per_submit, progress)?;
         for s in batch.iter_mut() {
             out[s.puzzle_index] = Some((
                 s.finished.take().expect("finished instance"),
@@ -291,7 +273,6 @@ pub fn run_detailed_split(
         }
         start = end;
     }
-    progress(total, total);
     Ok(out
         .into_iter()
         .map(|o| o.expect("every instance"))
@@ -305,7 +286,7 @@ struct Layout {
     csr: Vec<u32>,
     p: Vec<f32>,
     argmax: Vec<u32>,
-    state: Vec<KState>,
+    state: Vec<GpuReadoff>,
     n_scratch: usize,
 }
 
@@ -351,7 +332,7 @@ fn place(cap: &Header, prob: &Problem) -> (Header, Vec<u32>, Vec<u32>) {
     (header, sp_res, csr)
 }
 
-fn layout(engines: &[Engine], caps: &[Header], params: &RfssParams) -> Layout {
+fn layout(engines: &[State], caps: &[Header], params: &RfssParams) -> Layout {
     let total_sp: usize = caps.iter().map(|c| c.n_sp as usize).sum();
     let total_res: usize = caps.iter().map(|c| c.n_res as usize).sum();
     let total_csr: usize = caps
@@ -374,30 +355,11 @@ fn layout(engines: &[Engine], caps: &[Header], params: &RfssParams) -> Layout {
         l.csr[h.ptr_off as usize..][..csr.len()].copy_from_slice(&csr);
         l.p[h.sp_off as usize..][..e.p.len()].copy_from_slice(&e.p);
         l.argmax[h.blank_off as usize..][..e.argmax.len()].copy_from_slice(&e.argmax);
-        l.state.push(KState::from(&e.st, params.max_generations));
+        l.state
+            .push(GpuReadoff::from(&e.st, params.max_generations));
         l.headers.push(h);
     }
     l
-}
-
-fn storage_init<T: bytemuck::Pod>(
-    gpu: &Gpu,
-    label: &str,
-    data: &[T],
-    extra: wgpu::BufferUsages,
-) -> wgpu::Buffer {
-    // Zero-sized bindings are invalid: give empty arrays one element.
-    let bytes: Vec<u8> = if data.is_empty() {
-        vec![0; 16]
-    } else {
-        bytemuck::cast_slice(data).to_vec()
-    };
-    gpu.device
-        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents: &bytes,
-            usage: wgpu::BufferUsages::STORAGE | extra,
-        })
 }
 
 fn kparams(params: &RfssParams, n_inst: u32, groups_x: u32) -> KParams {
@@ -424,7 +386,6 @@ struct Buffers {
     sp_res: wgpu::Buffer,
     csr: wgpu::Buffer,
     p: wgpu::Buffer,
-    #[cfg_attr(not(test), allow(dead_code))]
     scratch: wgpu::Buffer,
     argmax: wgpu::Buffer,
     state: wgpu::Buffer,
@@ -432,38 +393,21 @@ struct Buffers {
 }
 
 impl Buffers {
-    fn new(gpu: &Gpu, k: &Kernel, lay: &Layout, kp: &KParams) -> Buffers {
-        let copy = wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
-        let params = gpu
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("rfss params"),
-                contents: bytemuck::bytes_of(kp),
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            });
-        let headers = storage_init(gpu, "rfss headers", &lay.headers, copy);
-        let sp_res = storage_init(gpu, "rfss species resources", &lay.sp_res, copy);
-        let csr = storage_init(gpu, "rfss covering lists", &lay.csr, copy);
-        let p = storage_init(gpu, "rfss proportions", &lay.p, copy);
-        let scratch = storage_init(gpu, "rfss scratch", &vec![0f32; lay.n_scratch], copy);
-        let argmax = storage_init(gpu, "rfss read-off", &lay.argmax, copy);
-        let state = storage_init(gpu, "rfss state", &lay.state, copy);
-        let all = [
-            &params, &headers, &sp_res, &csr, &p, &scratch, &argmax, &state,
-        ];
-        let entries: Vec<wgpu::BindGroupEntry> = all
-            .iter()
-            .enumerate()
-            .map(|(i, b)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: b.as_entire_binding(),
-            })
-            .collect();
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("rfss bind group"),
-            layout: &k.layout,
-            entries: &entries,
-        });
+    fn new(gpu: &Gpu, k: &Pipeline, lay: &Layout, kp: &KParams) -> Buffers {
+        let params = gpu.uniform_init("rfss params", kp);
+        let headers = gpu.storage_init("rfss headers", &lay.headers);
+        let sp_res = gpu.storage_init("rfss species resources", &lay.sp_res);
+        let csr = gpu.storage_init("rfss covering lists", &lay.csr);
+        let p = gpu.storage_init("rfss proportions", &lay.p);
+        let scratch = gpu.storage_init("rfss scratch", &vec![0f32; lay.n_scratch]);
+        let argmax = gpu.storage_init("rfss read-off", &lay.argmax);
+        let state = gpu.storage_init("rfss state", &lay.state);
+        let bind = k.bind(
+            gpu,
+            &[
+                &params, &headers, &sp_res, &csr, &p, &scratch, &argmax, &state,
+            ],
+        );
         Buffers {
             params,
             headers,
@@ -478,28 +422,19 @@ impl Buffers {
     }
 
     /// Submits one dispatch (the generations in the params buffer).
-    fn dispatch(&self, gpu: &Gpu, k: &Kernel, groups_x: u32, groups_y: u32) {
+    fn dispatch(&self, gpu: &Gpu, k: &Pipeline, groups: (u32, u32)) {
         let mut enc = gpu.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("rfss generations"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&k.pipeline);
-            pass.set_bind_group(0, &self.bind, &[]);
-            pass.dispatch_workgroups(groups_x, groups_y, 1);
-        }
+        k.dispatch(&mut enc, &self.bind, groups);
         gpu.queue.submit([enc.finish()]);
     }
 }
 
-/// Debugging aid: runs one problem (plain RFSS, no stop rule: the limit is far away) in
-/// dispatches of `splits[i]` generations and returns the proportions and the scratch (w per
-/// species, then loads per resource) after each. With `capped`, a split longer than
-/// [`max_gens_per_dispatch`] allows runs as several dispatches (as [`run`] does); without it,
-/// as one dispatch, whatever the loop budget.
-#[cfg(test)]
-pub(crate) fn trace_dispatches(
+/// For the agreement tests and debugging: runs one problem (plain RFSS, no stop rule: the
+/// limit is far away) in dispatches of `splits[i]` generations and returns the proportions and
+/// the scratch (w per species, then loads per resource) after each. With `capped`, a split
+/// longer than [`max_gens_per_dispatch`] allows runs as several dispatches (as [`run`] does);
+/// without it, as one dispatch, whatever the loop budget.
+pub fn trace_dispatches(
     gpu: &Gpu,
     prob: &Problem,
     params: &RfssParams,
@@ -507,7 +442,7 @@ pub(crate) fn trace_dispatches(
     capped: bool,
 ) -> Result<Vec<(Vec<f32>, Vec<f32>)>> {
     let k = kernel(gpu)?;
-    let mut e = Engine::new(prob.clone(), params);
+    let mut e = State::new(prob.clone(), params);
     e.st.done = false;
     let cap = Header {
         n_sp: prob.n_species() as u32,
@@ -539,7 +474,7 @@ pub(crate) fn trace_dispatches(
             left -= kp.gens;
             gpu.queue
                 .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&kp));
-            bufs.dispatch(gpu, &k, 1, 1);
+            bufs.dispatch(gpu, &k, (1, 1));
         }
         let p: Vec<f32> = gpu.read_pod(&bufs.p, 0, lay.p.len())?;
         let s: Vec<f32> = gpu.read_pod(&bufs.scratch, 0, lay.n_scratch)?;
@@ -550,25 +485,27 @@ pub(crate) fn trace_dispatches(
 
 fn run_batch(
     gpu: &Gpu,
-    k: &Kernel,
+    k: &Pipeline,
     slots: &mut [Slot],
     params: &RfssParams,
     fixed: Option<u32>,
-    progress: &mut dyn FnMut(usize),
+    progress: &(dyn Fn(usize) + Sync),
 ) -> Result<()> {
     let n = slots.len();
     // Generation 0 (initial proportions and read-off) on the host, with the CPU code.
-    let engines: Vec<Engine> = slots
+    let engines: Vec<State> = slots
         .iter()
-        .map(|s| Engine::new(s.prob.clone(), params))
+        .map(|s| State::new(s.prob.clone(), params))
         .collect();
     let capacity = capacities(slots);
     let mut lay = layout(&engines, &capacity, params);
-    let groups_x = (n as u32).min(65535);
-    let groups_y = (n as u32).div_ceil(groups_x);
-    let mut kp = kparams(params, n as u32, groups_x);
+    let groups = grid_2d(gpu, n as u32);
+    let mut kp = kparams(params, n as u32, groups.0);
     let bufs = Buffers::new(gpu, k, &lay, &kp);
-    let state_bytes = std::mem::size_of::<KState>() as u64;
+    let state_bytes = size_of::<GpuReadoff>() as u64;
+    let header_bytes = size_of::<Header>() as u64;
+    let word = size_of::<u32>() as u64;
+    let mut reported = 0;
     let mut states = lay.state.clone();
     let mut gens_per_submit: u32 = fixed.unwrap_or(8);
     loop {
@@ -576,15 +513,17 @@ fn run_batch(
         let stalled: Vec<usize> = (0..n)
             .filter(|&i| states[i].flags == FLAG_STALLED)
             .collect();
-        progress((0..n).filter(|&i| states[i].flags == FLAG_DONE).count());
+        let done = (0..n).filter(|&i| states[i].flags == FLAG_DONE).count();
+        progress(done - reported);
+        reported = done;
         // Enhancement: stalled instances get their next problem on the host (CPU code), then
         // continue in their slot.
         for &i in &stalled {
             let s = &mut slots[i];
             let h = lay.headers[i];
-            let p: Vec<f32> = gpu.read_pod(&bufs.p, h.sp_off as u64 * 4, h.n_sp as usize)?;
+            let p: Vec<f32> = gpu.read_pod(&bufs.p, h.sp_off as u64 * word, h.n_sp as usize)?;
             let argmax: Vec<u32> =
-                gpu.read_pod(&bufs.argmax, h.blank_off as u64 * 4, h.n_blank as usize)?;
+                gpu.read_pod(&bufs.argmax, h.blank_off as u64 * word, h.n_blank as usize)?;
             let search = s
                 .search
                 .as_mut()
@@ -598,31 +537,40 @@ fn run_batch(
                         max_generations: params.max_generations - s.offset,
                         ..params.clone()
                     };
-                    let e = Engine::new(prob, &sub);
+                    let e = State::new(prob, &sub);
                     let (hdr, spr, csr) = place(&capacity[i], &e.prob);
                     let q = &gpu.queue;
-                    q.write_buffer(&bufs.headers, i as u64 * 32, bytemuck::bytes_of(&hdr));
+                    q.write_buffer(
+                        &bufs.headers,
+                        i as u64 * header_bytes,
+                        bytemuck::bytes_of(&hdr),
+                    );
                     if !spr.is_empty() {
+                        // Four resources per species.
                         q.write_buffer(
                             &bufs.sp_res,
-                            hdr.sp_off as u64 * 16,
+                            hdr.sp_off as u64 * 4 * word,
                             bytemuck::cast_slice(&spr),
                         );
-                        q.write_buffer(&bufs.p, hdr.sp_off as u64 * 4, bytemuck::cast_slice(&e.p));
+                        q.write_buffer(
+                            &bufs.p,
+                            hdr.sp_off as u64 * word,
+                            bytemuck::cast_slice(&e.p),
+                        );
                     }
                     q.write_buffer(
                         &bufs.csr,
-                        hdr.ptr_off as u64 * 4,
+                        hdr.ptr_off as u64 * word,
                         bytemuck::cast_slice(&csr),
                     );
                     if !e.argmax.is_empty() {
                         q.write_buffer(
                             &bufs.argmax,
-                            hdr.blank_off as u64 * 4,
+                            hdr.blank_off as u64 * word,
                             bytemuck::cast_slice(&e.argmax),
                         );
                     }
-                    let ks = KState::from(&e.st, sub.max_generations);
+                    let ks = GpuReadoff::from(&e.st, sub.max_generations);
                     q.write_buffer(&bufs.state, i as u64 * state_bytes, bytemuck::bytes_of(&ks));
                     states[i] = ks;
                     lay.headers[i] = hdr;
@@ -673,7 +621,7 @@ fn run_batch(
         gpu.queue
             .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&kp));
         let t0 = Instant::now();
-        bufs.dispatch(gpu, k, groups_x, groups_y);
+        bufs.dispatch(gpu, k, groups);
         states = gpu.read_pod(&bufs.state, 0, n)?;
         if fixed.is_none() {
             let dt = t0.elapsed().max(Duration::from_micros(50));

@@ -21,41 +21,42 @@ pub mod gpu;
 pub mod run;
 pub mod trace;
 
+use crate::param::{check, ParamError};
 use crate::puzzle::{cell_name, Grid};
 use crate::report::InstanceResult;
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-pub use cpu::run_cpu;
-pub use run::RfssRunner;
 pub use trace::{trace, write_trace_csv, Trace};
 
-/// What happens to proportions that fall below the underflow threshold `2^-underflow_log2`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Underflow {
-    /// The species dies: its proportion becomes exactly 0 and stays 0.
-    Extinct,
-    /// The proportion is held at the threshold, so the species can grow back.
-    Floor,
+crate::choice! {
+    /// What happens to proportions that fall below the underflow threshold
+    /// `2^-underflow_log2`.
+    pub enum Underflow {
+        /// The species dies: its proportion becomes exactly 0 and stays 0.
+        Extinct = "extinct",
+        /// The proportion is held at the threshold, so the species can grow back.
+        Floor = "floor",
+    }
 }
 
-/// A labelled extension beyond the paper; `Off` is plain RFSS as published.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Enhancement {
-    /// Plain RFSS (the paper).
-    Off,
-    /// ENHANCEMENT (not in the paper): forced placements (naked and hidden singles) are filled in
-    /// before the species are built, and whenever the read-off stalls at an invalid grid for
-    /// `stall_generations`, the dominant species of stable cells are committed as clues, singles
-    /// are propagated, and the run restarts on the reduced puzzle. See `docs/RFSS.md`.
-    Propagate,
-    /// ENHANCEMENT (not in the paper): like `Propagate`, but each decision is taken on a cell
-    /// with the fewest candidates (minimum remaining values), the one where RFSS's favourite
-    /// holds the largest share of the cell's proportion; RFSS orders the numerals to try.
-    /// A hybrid of RFSS with an MRV search; see `docs/RFSS.md`.
-    Mrv,
+crate::choice! {
+    /// A labelled extension beyond the paper; `Off` is plain RFSS as published.
+    pub enum Enhancement {
+        /// Plain RFSS (the paper).
+        Off = "off",
+        /// ENHANCEMENT (not in the paper): forced placements (naked and hidden singles) are
+        /// filled in before the species are built, and whenever the read-off stalls at an
+        /// invalid grid for `stall_generations`, the dominant species of stable cells are
+        /// committed as clues, singles are propagated, and the run restarts on the reduced
+        /// puzzle. See `docs/RFSS.md`.
+        Propagate = "propagate",
+        /// ENHANCEMENT (not in the paper): like `Propagate`, but each decision is taken on a
+        /// cell with the fewest candidates (minimum remaining values), the one where RFSS's
+        /// favourite holds the largest share of the cell's proportion; RFSS orders the numerals
+        /// to try. A hybrid of RFSS with an MRV search; see `docs/RFSS.md`.
+        Mrv = "mrv",
+    }
 }
 
 /// Parameters of an RFSS run. [`RfssParams::validate`] says what is wrong with bad values.
@@ -94,29 +95,32 @@ pub const UNDERFLOW_LOG2_RANGE: std::ops::RangeInclusive<u32> = 10..=120;
 
 impl RfssParams {
     /// Checks every parameter; the error says which value to change and to what.
-    pub fn validate(&self) -> Result<()> {
-        if self.max_generations == 0 {
-            bail!("--max-generations must be at least 1 (got 0)");
-        }
-        if self.stable_generations == 0 {
-            bail!("--stable-generations must be at least 1 (got 0): 1 stops at the first valid read-off");
-        }
-        if !UNDERFLOW_LOG2_RANGE.contains(&self.underflow_log2) {
-            bail!(
-                "--underflow-log2 must be in {}..={} (got {}): proportions below 2^-k are {}",
-                UNDERFLOW_LOG2_RANGE.start(),
-                UNDERFLOW_LOG2_RANGE.end(),
-                self.underflow_log2,
-                match self.underflow {
-                    Underflow::Extinct => "made extinct",
-                    Underflow::Floor => "held at 2^-k",
-                }
-            );
-        }
-        if self.stall_generations == 0 {
-            bail!("--stall-generations must be at least 1 (got 0)");
-        }
-        Ok(())
+    pub fn validate(&self) -> Result<(), ParamError> {
+        check(self.max_generations >= 1, "max_generations", || {
+            "must be at least 1 (got 0)".into()
+        })?;
+        check(self.stable_generations >= 1, "stable_generations", || {
+            "must be at least 1 (got 0): 1 stops at the first valid read-off".into()
+        })?;
+        check(
+            UNDERFLOW_LOG2_RANGE.contains(&self.underflow_log2),
+            "underflow_log2",
+            || {
+                format!(
+                    "must be in {}..={} (got {}): proportions below 2^-k are {}",
+                    UNDERFLOW_LOG2_RANGE.start(),
+                    UNDERFLOW_LOG2_RANGE.end(),
+                    self.underflow_log2,
+                    match self.underflow {
+                        Underflow::Extinct => "made extinct",
+                        Underflow::Floor => "held at 2^-k",
+                    }
+                )
+            },
+        )?;
+        check(self.stall_generations >= 1, "stall_generations", || {
+            "must be at least 1 (got 0)".into()
+        })
     }
 
     /// The underflow threshold 2^-underflow_log2 (exact in f32, a normal number).
@@ -316,9 +320,9 @@ impl Problem {
     }
 }
 
-/// Per-generation read-off bookkeeping; identical fields exist in the GPU's per-instance state.
+/// Per-generation read-off bookkeeping (`Readoff` in rfss.wgsl holds the same fields).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReadoffState {
+pub struct Readoff {
     /// Generations done (0 = the initial proportions).
     pub generation: u32,
     /// Consecutive generations (ending now) with the same valid read-off.
@@ -333,7 +337,7 @@ pub struct ReadoffState {
     pub done: bool,
 }
 
-impl ReadoffState {
+impl Readoff {
     /// Folds a fresh read-off (its conflict count and whether it differs from the last one) into
     /// the streaks, then applies the stop rule. The WGSL kernel does the same in `finish_readoff`.
     pub fn update(&mut self, conflicts: u32, changed: bool, params: &RfssParams) {
@@ -424,7 +428,7 @@ impl RfssOutcome {
 pub(crate) fn finish(
     puzzle: &Grid,
     prob: &Problem,
-    st: &ReadoffState,
+    st: &Readoff,
     argmax: &[u32],
     restarts: u32,
     generations: u32,

@@ -1,6 +1,6 @@
 //! Species-proportion history of a plain RFSS run: the data of the paper's Fig. 3.
 
-use super::cpu::Engine;
+use super::cpu::State;
 use super::{finish, Enhancement, Problem, RfssOutcome, RfssParams, Species};
 use crate::puzzle::{symbol_for, Grid};
 use anyhow::{bail, Context, Result};
@@ -28,16 +28,24 @@ pub struct Trace {
 pub fn trace(puzzle: &Grid, params: &RfssParams, every: u32) -> Result<Trace> {
     params.validate()?;
     if every == 0 {
-        bail!("the trace interval must be at least 1 generation (got 0)");
+        return Err(crate::param::ParamError::new(
+            "every",
+            "the trace interval must be at least 1 generation (got 0)",
+        )
+        .into());
     }
     if params.enhancement != Enhancement::Off {
-        bail!("a trace records plain RFSS: run it without --enhance");
+        return Err(crate::param::ParamError::new(
+            "enhancement",
+            "a trace records plain RFSS (its restarts would change the species set): use off",
+        )
+        .into());
     }
     let prob = match Problem::build(puzzle) {
         Ok(p) => p,
         Err(reason) => bail!("the puzzle is unsolvable up front: {reason}"),
     };
-    let mut eng = Engine::new(prob, params);
+    let mut eng = State::new(prob, params);
     let mut t = Trace {
         side: puzzle.side(),
         species: eng.prob.species.clone(),

@@ -15,8 +15,8 @@
 
 pub mod figures;
 
-use crate::gpu::{ilca as gpu_ilca, Gpu};
-use crate::ilca::{cpu, IlcaParams};
+use crate::backend::Device;
+use crate::ilca::{Batch, IlcaParams};
 use crate::puzzle::{Grid, Puzzle};
 use crate::report::InstanceResult;
 use anyhow::{bail, ensure, Context, Result};
@@ -695,28 +695,6 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-/// Where a sweep runs.
-#[derive(Clone, Copy)]
-pub enum Engine<'a> {
-    Cpu,
-    Gpu(&'a Gpu),
-}
-
-impl Engine<'_> {
-    fn run_sweep(
-        &self,
-        puzzles: &[Grid],
-        runs: usize,
-        settings: &[IlcaParams],
-        tick: &(dyn Fn() + Sync),
-    ) -> Result<Vec<Vec<InstanceResult>>> {
-        match self {
-            Engine::Cpu => Ok(cpu::run_sweep(puzzles, runs, settings, tick)),
-            Engine::Gpu(g) => gpu_ilca::run_sweep(g, puzzles, runs, settings, tick),
-        }
-    }
-}
-
 /// The d bin of a difficulty: (index, lo, hi) for bins of width `w`.
 pub fn d_bin(d: f64, w: f64) -> (i64, f64, f64) {
     let i = (d / w + 1e-9).floor() as i64;
@@ -743,9 +721,9 @@ impl Sweep<'_> {
     /// puzzle size, all these settings batched together. Returns their rows, in order.
     pub fn run_block(
         &self,
-        engine: Engine,
+        device: &Device,
         settings: &[RunSetting],
-        tick: &(dyn Fn() + Sync),
+        progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Vec<Row>> {
         ensure!(self.runs >= 1, "--runs must be at least 1");
         for inp in self.inputs {
@@ -789,13 +767,8 @@ impl Sweep<'_> {
                 .iter()
                 .flat_map(|&i| self.inputs[i].puzzles.iter().cloned())
                 .collect();
-            let out = engine.run_sweep(&puzzles, self.runs, &params, tick)?;
-            ensure!(
-                out.len() == params.len(),
-                "the engine returned {} settings, not {}",
-                out.len(),
-                params.len()
-            );
+            let batch = Batch::all(&puzzles, &params, self.runs);
+            let out = batch.per_setting(crate::ilca::run::run(device, &batch, progress)?);
             for per_setting in out {
                 let mut it = per_setting.into_iter();
                 for &i in &members {

@@ -134,7 +134,7 @@ fn plans_need_one_or_two_ranges() {
     );
     // Settings are validated by the engine's rules.
     let e = Plan::new(&spec(|s| s.lp = range(&[-1.0, 1.0])), &base).unwrap_err();
-    assert!(format!("{e:#}").contains("--lp must be"), "{e:#}");
+    assert!(format!("{e:#}").contains("lp: must be"), "{e:#}");
     let e = Plan::new(
         &spec(|s| {
             s.sr = range(&[100.0, 300.0]);
@@ -143,7 +143,7 @@ fn plans_need_one_or_two_ranges() {
     )
     .unwrap_err();
     assert!(
-        format!("{e:#}").contains("--sr 300 is larger than --steps 250"),
+        format!("{e:#}").contains("sr: 300 is larger than the step limit 250"),
         "{e:#}"
     );
 }

@@ -1,4 +1,89 @@
-//! Helpers shared by the CLI integration tests.
+//! Test data and helpers shared by the integration tests: the classic puzzle, deterministic
+//! puzzles of any size, the GPU-or-skip rule, and running the binary.
+#![allow(dead_code, unused_imports)] // each test binary uses its own part
+
+use gpu_sudoku::gpu::Gpu;
+use gpu_sudoku::puzzle::{parse_str, Grid};
+use std::process::{Command, Output};
+
+pub use gpu_sudoku::generate::pattern_puzzle;
+pub use gpu_sudoku::puzzle::CLASSIC;
+
+/// Norvig's "hard1" (top95 #1): plain RFSS stalls on it.
+pub const HARD: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+/// The grid of a one-line puzzle.
+pub fn grid(line: &str) -> Grid {
+    parse_str(line, None).unwrap().remove(0).grid
+}
+
+/// Environment variable that turns a missing adapter into a failure (CI sets it to 1).
+pub const REQUIRE_GPU_ENV: &str = "GPU_SUDOKU_REQUIRE_GPU";
+
+/// The GPU shared by a test binary, or `None` (with a loud SKIPPED) on a machine without an
+/// adapter. Panics when [`REQUIRE_GPU_ENV`] is `1` and no adapter opens.
+pub fn gpu() -> Option<&'static Gpu> {
+    use std::sync::OnceLock;
+    static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
+    let gpu = GPU.get_or_init(|| match Gpu::open(None) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            if std::env::var(REQUIRE_GPU_ENV).as_deref() == Ok("1") {
+                panic!("{REQUIRE_GPU_ENV}=1 but no GPU adapter: {e:#}");
+            }
+            None
+        }
+    });
+    if gpu.is_none() {
+        eprintln!(
+            "SKIPPED: no GPU adapter on this machine (install mesa-vulkan-drivers for lavapipe)"
+        );
+    }
+    gpu.as_ref()
+}
+
+/// The `gpu-sudoku` binary, with a quiet Vulkan loader.
+pub fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"));
+    c.env("XDG_RUNTIME_DIR", "/tmp");
+    c
+}
+
+/// Runs the binary with `args`.
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+/// Stdout of a run that must succeed (the run's stderr in the panic message otherwise).
+pub fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "failed: {}\n{}",
+        String::from_utf8_lossy(&o.stderr),
+        String::from_utf8_lossy(&o.stdout)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// Stderr of a run that must fail with exit code 1.
+pub fn fails(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "should fail: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A fresh empty folder for one test's files.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gpu-sudoku-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
 
 /// Drops the fields of a batch JSON report that legitimately differ between backends (where,
 /// when, how fast), so that a CPU report and a GPU report can be compared with `==`.

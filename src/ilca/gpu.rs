@@ -1,17 +1,17 @@
-//! Host side of the GPU ILCA engine (`shaders/ilca.wgsl`): batches of (puzzle, run) instances,
-//! split into chunks that fit the adapter's buffers and into submissions of bounded work.
+//! Host side of the GPU ILCA engine (`shaders/ilca.wgsl`): a [`Batch`] of instances, split
+//! into chunks that fit the adapter's buffers and into submissions of bounded work. Same results
+//! as [`super::cpu::run`], instance for instance, bit for bit.
 
 use anyhow::{ensure, Result};
+use std::mem::size_of;
 
-use super::{Gpu, LOOP_PASS_BUDGET};
-use crate::ilca::cpu::Prepared;
-use crate::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
+use super::cpu::Problem;
+use super::{Batch, Compare, IlcaParams, Instance, ResetCheck, TieBreak};
+use crate::gpu::{grid_2d, Binding, BoundsChecks, Gpu, Pipeline, LOOP_PASS_BUDGET};
 use crate::puzzle::Grid;
 use crate::report::InstanceResult;
-use crate::rng;
 
 const KERNEL: &str = include_str!("../../shaders/ilca.wgsl");
-const RNG: &str = include_str!("../../shaders/rng.wgsl");
 
 /// Invocations per workgroup we aim for.
 const WG_TARGET: usize = 256;
@@ -95,11 +95,11 @@ impl LoopPasses {
 /// 5 for 64x64). Applied on every adapter; a submission holds as many dispatches as it needs.
 pub fn max_steps_per_dispatch(b: usize) -> Result<u32> {
     let lp = LoopPasses::for_box(b);
-    let k = super::rounds_within_loop_budget(lp.per_step, lp.per_dispatch);
+    let k = crate::gpu::rounds_within_loop_budget(lp.per_step, lp.per_dispatch);
     ensure!(
         k >= 1,
         "one ILCA step of a {n}x{n} grid needs up to {} loop passes per GPU invocation, more \
-         than the {} a dispatch may make; run it with --backend cpu",
+         than the {} a dispatch may make; run it on the CPU",
         lp.per_step + lp.per_dispatch,
         LOOP_PASS_BUDGET,
         n = b * b
@@ -126,21 +126,69 @@ impl Default for GpuOptions {
     }
 }
 
-/// Uniform block of the kernel (field order = `Params` in ilca.wgsl).
+/// The uniform block of one dispatch (`Params` in ilca.wgsl; a test checks the two layouts).
 #[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct Uniforms {
-    num_instances: u32,
-    t0: u32,
-    k_steps: u32,
-    max_steps: u32,
-    groups_x: u32,
-    fresh: u32,
-    _pad: [u32; 2],
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct Uniforms {
+    pub num_instances: u32,
+    pub t0: u32,
+    pub k_steps: u32,
+    pub max_steps: u32,
+    pub groups_x: u32,
+    pub fresh: u32,
+    pub _pad1: u32,
+    pub _pad2: u32,
 }
+
+// Uniform blocks are laid out in 16-byte multiples.
+const _: () = assert!(size_of::<Uniforms>().is_multiple_of(16));
+
+/// One instance's line of the `inst_info` buffer (three u32 per instance in ilca.wgsl).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct InstanceInfo {
+    /// Index of its puzzle among the chunk's puzzles.
+    local_puzzle: u32,
+    /// Random key, [`Batch::key`].
+    key: u32,
+    /// Index of its setting in the tables.
+    setting: u32,
+}
+
+const _: () = assert!(size_of::<InstanceInfo>() == 3 * size_of::<u32>());
 
 /// Status bit of an instance that reached its step limit unsolved (`EXHAUSTED` in ilca.wgsl).
 const EXHAUSTED: u32 = 0x8000_0000;
+
+/// The kernel's bind group, binding i = entry i (names as in ilca.wgsl).
+pub(crate) const BINDINGS: [Binding; 7] = [
+    Binding::uniform("P"),
+    Binding::read("tables"),
+    Binding::read("puzzle_data"),
+    Binding::read("inst_info"),
+    Binding::read_write("weights"),
+    Binding::read_write("choices"),
+    Binding::read_write("status"),
+];
+
+/// The kernel's source for box size `b`: its size constants, the RNG, the kernel.
+pub(crate) fn source(b: usize) -> String {
+    let g = crate::puzzle::Geometry::get(b);
+    let m = Mapping::for_cells(g.cells);
+    format!(
+        "const B: u32 = {}u;\nconst N: u32 = {}u;\nconst CELLS: u32 = {}u;\nconst NP: u32 = {}u;\n\
+         const IPW: u32 = {}u;\nconst TPI: u32 = {}u;\nconst CPT: u32 = {}u;\n{}\n{}",
+        g.b,
+        g.n,
+        g.cells,
+        g.n_peers,
+        m.ipw,
+        m.tpi,
+        m.cpt,
+        crate::rng::WGSL,
+        KERNEL
+    )
+}
 
 /// One setting's block in the tables buffer (layout = SET_STRIDE in ilca.wgsl).
 fn setting_words(p: &IlcaParams, n_peers: usize) -> Vec<u32> {
@@ -169,19 +217,21 @@ fn setting_words(p: &IlcaParams, n_peers: usize) -> Vec<u32> {
     v
 }
 
-/// A compiled ILCA kernel for one grid size.
-pub struct IlcaKernel {
-    pipeline: wgpu::ComputePipeline,
-    bgl: wgpu::BindGroupLayout,
+/// The ILCA kernel compiled for one grid size.
+pub struct Kernel {
+    pipeline: Pipeline,
     b: usize,
     mapping: Mapping,
 }
 
-impl IlcaKernel {
-    pub fn new(gpu: &Gpu, b: usize) -> Result<IlcaKernel> {
+impl Kernel {
+    pub fn new(gpu: &Gpu, b: usize) -> Result<Kernel> {
         let g = crate::puzzle::Geometry::get(b);
         let mapping = Mapping::for_cells(g.cells);
-        let wg_bytes = 4 * (mapping.ipw * g.cells + mapping.ipw + mapping.ipw * 3 * g.n) as u32;
+        // Workgroup memory: `word` and `unhappy` per cell and instance, `unit_ok` per unit.
+        let wg_bytes = (size_of::<u32>()
+            * (mapping.ipw * g.cells + mapping.ipw + mapping.ipw * 3 * g.n))
+            as u32;
         ensure!(
             wg_bytes <= gpu.limits.max_compute_workgroup_storage_size,
             "{n}x{n} needs {wg_bytes} bytes of workgroup memory; {dev} offers {have}",
@@ -189,20 +239,11 @@ impl IlcaKernel {
             dev = gpu.describe(),
             have = gpu.limits.max_compute_workgroup_storage_size
         );
-        let source = format!(
-            "const B: u32 = {}u;\nconst N: u32 = {}u;\nconst CELLS: u32 = {}u;\nconst NP: u32 = {}u;\n\
-             const IPW: u32 = {}u;\nconst TPI: u32 = {}u;\nconst CPT: u32 = {}u;\n{RNG}\n{KERNEL}",
-            g.b, g.n, g.cells, g.n_peers, mapping.ipw, mapping.tpi, mapping.cpt
-        );
-        let (pipeline, bgl) = gpu.compute_pipeline(
-            "ilca",
-            &source,
-            &[false, false, false, true, true, true],
-            true,
-        )?;
-        Ok(IlcaKernel {
+        // Every index of the kernel is in range by construction (cell < CELLS, instance <
+        // num_instances, peer and unit tables built here); the agreement tests run every path.
+        let pipeline = Pipeline::new(gpu, "ilca", &source(b), &BINDINGS, BoundsChecks::Off)?;
+        Ok(Kernel {
             pipeline,
-            bgl,
             b,
             mapping,
         })
@@ -213,217 +254,160 @@ impl IlcaKernel {
     }
 
     /// The kernel for box size `b`, compiled once per device.
-    pub fn cached(gpu: &Gpu, b: usize) -> Result<std::sync::Arc<IlcaKernel>> {
-        gpu.cached(&format!("ilca-{b}"), || IlcaKernel::new(gpu, b))
+    pub fn cached(gpu: &Gpu, b: usize) -> Result<std::sync::Arc<Kernel>> {
+        gpu.cached(&format!("ilca-{b}"), || Kernel::new(gpu, b))
     }
 }
 
-/// Runs `runs` runs of every puzzle on the GPU: the same results as
-/// [`crate::ilca::cpu::run_batch`], instance for instance. `tick` is called once per
-/// finished instance.
-pub fn run_batch(
+/// Runs every instance of `batch` on the GPU; results in instance order, the same as
+/// [`super::cpu::run`]. `progress(k)` is called as k more instances finish.
+pub fn run(
     gpu: &Gpu,
-    puzzles: &[Grid],
-    runs: usize,
-    params: &IlcaParams,
-    tick: &(dyn Fn() + Sync),
-) -> Result<Vec<InstanceResult>> {
-    run_batch_with(gpu, puzzles, runs, params, &GpuOptions::default(), tick)
-}
-
-/// [`run_batch`] with explicit chunking and submission sizes.
-pub fn run_batch_with(
-    gpu: &Gpu,
-    puzzles: &[Grid],
-    runs: usize,
-    params: &IlcaParams,
+    batch: &Batch,
     opts: &GpuOptions,
-    tick: &(dyn Fn() + Sync),
+    progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<InstanceResult>> {
-    let mut v = run_sweep_with(gpu, puzzles, runs, std::slice::from_ref(params), opts, tick)?;
-    Ok(v.pop().unwrap_or_default())
+    Ok(run_inner(gpu, batch, opts, progress, false)?.0)
 }
 
-/// Every setting × puzzle × run in one batch (settings are a batch dimension: parameters per
-/// instance, not per dispatch); results per setting, as [`crate::ilca::cpu::run_sweep`].
-pub fn run_sweep(
+/// [`run`], also returning every instance's final weights (as
+/// [`super::cpu::run_keeping_weights`]), for the agreement tests.
+pub fn run_keeping_weights(
     gpu: &Gpu,
-    puzzles: &[Grid],
-    runs: usize,
-    settings: &[IlcaParams],
-    tick: &(dyn Fn() + Sync),
-) -> Result<Vec<Vec<InstanceResult>>> {
-    run_sweep_with(gpu, puzzles, runs, settings, &GpuOptions::default(), tick)
-}
-
-/// [`run_sweep`] with explicit chunking and submission sizes.
-pub fn run_sweep_with(
-    gpu: &Gpu,
-    puzzles: &[Grid],
-    runs: usize,
-    settings: &[IlcaParams],
+    batch: &Batch,
     opts: &GpuOptions,
-    tick: &(dyn Fn() + Sync),
-) -> Result<Vec<Vec<InstanceResult>>> {
-    for s in settings {
-        s.validate()?;
-    }
-    ensure!(runs >= 1, "--runs must be at least 1");
-    let Some(first) = puzzles.first() else {
-        return Ok(vec![Vec::new(); settings.len()]);
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
+    run_inner(gpu, batch, opts, progress, true)
+}
+
+fn run_inner(
+    gpu: &Gpu,
+    batch: &Batch,
+    opts: &GpuOptions,
+    progress: &(dyn Fn(usize) + Sync),
+    keep_weights: bool,
+) -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
+    batch.validate()?;
+    let Some(first) = batch.puzzles.first() else {
+        return Ok((Vec::new(), Vec::new()));
     };
     let b = first.box_size();
     ensure!(
-        puzzles.iter().all(|p| p.box_size() == b),
+        batch.puzzles.iter().all(|p| p.box_size() == b),
         "all puzzles of a GPU batch must have the same size"
     );
-    let kernel = IlcaKernel::cached(gpu, b)?;
+    let kernel = Kernel::cached(gpu, b)?;
     let g = first.geometry();
     let (cells, n) = (g.cells, g.n);
 
     // Tables shared by every instance: peers, units, then each setting's block.
     let mut tables: Vec<u32> = g.peers.iter().map(|&x| x as u32).collect();
     tables.extend(g.units.iter().map(|&x| x as u32));
-    for s in settings {
+    for s in batch.settings {
         tables.extend(setting_words(s, g.n_peers));
     }
-    let tables_buf = gpu.storage_init("ilca tables", &tables, false);
+    let tables_buf = gpu.storage_init("ilca tables", &tables);
 
     // Chunk size: a chunk's weights (cells × n f32 per instance) and puzzle data (at most one
     // puzzle per instance) must each fit one binding.
-    let per_instance = ((cells * n + cells) * 4) as u64;
+    let per_instance = (size_of::<f32>() * (cells * n + cells)) as u64;
     let by_limit = (gpu.max_binding_bytes() / per_instance).max(1) as usize;
     let chunk = by_limit.min(opts.max_chunk).max(1);
-    let per_setting = puzzles.len() * runs;
-    let total = per_setting * settings.len();
-    let batch = Batch {
-        puzzles,
-        runs,
-        settings,
-    };
-    let mut results = Vec::with_capacity(total);
-    let mut start = 0;
-    while start < total {
-        let end = (start + chunk).min(total);
-        results.extend(run_chunk(
+    let mut results = Vec::with_capacity(batch.instances.len());
+    let mut weights = Vec::new();
+    for part in batch.instances.chunks(chunk) {
+        let (r, w) = run_chunk(
             gpu,
             &kernel,
             &tables_buf,
-            &batch,
+            batch,
+            part,
             opts,
-            start,
-            end,
-            tick,
-        )?);
-        start = end;
+            progress,
+            keep_weights,
+        )?;
+        results.extend(r);
+        weights.extend(w);
     }
-    let mut out: Vec<Vec<InstanceResult>> = Vec::with_capacity(settings.len());
-    let mut it = results.into_iter();
-    for _ in settings {
-        out.push(it.by_ref().take(per_setting).collect());
-    }
-    Ok(out)
-}
-
-/// What a sweep runs: instance i is (setting, puzzle, run) in that nesting.
-struct Batch<'a> {
-    puzzles: &'a [Grid],
-    runs: usize,
-    settings: &'a [IlcaParams],
-}
-
-impl Batch<'_> {
-    fn split(&self, i: usize) -> (usize, usize, usize) {
-        let per_setting = self.puzzles.len() * self.runs;
-        let rem = i % per_setting;
-        (i / per_setting, rem / self.runs, rem % self.runs)
-    }
+    Ok((results, weights))
 }
 
 #[allow(clippy::too_many_arguments)]
 fn run_chunk(
     gpu: &Gpu,
-    kernel: &IlcaKernel,
+    kernel: &Kernel,
     tables_buf: &wgpu::Buffer,
     batch: &Batch,
+    part: &[Instance],
     opts: &GpuOptions,
-    start: usize,
-    end: usize,
-    tick: &(dyn Fn() + Sync),
-) -> Result<Vec<InstanceResult>> {
+    progress: &(dyn Fn(usize) + Sync),
+    keep_weights: bool,
+) -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
     let g = crate::puzzle::Geometry::get(kernel.b);
     let (cells, n) = (g.cells, g.n);
-    let count = end - start;
+    let count = part.len();
 
-    // Puzzle data of the puzzles this chunk touches: clues, then initial weight bits. Initial
-    // weights do not depend on the setting, so any setting prepares them.
-    let mut local = std::collections::BTreeMap::new();
-    for i in start..end {
-        let (_, p, _) = batch.split(i);
-        let next = local.len();
-        local.entry(p).or_insert(next);
+    // Puzzle data of the puzzles this chunk touches, in order of first use: clues, then initial
+    // weight bits. Initial weights do not depend on the setting, so any setting prepares them.
+    let mut local = std::collections::HashMap::new();
+    let mut order = Vec::new();
+    for i in part {
+        local.entry(i.puzzle).or_insert_with(|| {
+            order.push(i.puzzle);
+            order.len() - 1
+        });
     }
-    let mut order: Vec<(usize, usize)> = local.iter().map(|(&p, &l)| (l, p)).collect();
-    order.sort_unstable();
     let mut pdata = Vec::with_capacity(order.len() * (cells + cells * n));
-    for &(_, p) in &order {
-        let prep = Prepared::new(&batch.puzzles[p], &batch.settings[0]);
-        pdata.extend(prep.clue.iter().map(|&v| v as u32));
-        pdata.extend(prep.init.iter().map(|f| f.to_bits()));
+    for &p in &order {
+        let prob = Problem::new(&batch.puzzles[p], &batch.settings[0]);
+        pdata.extend(prob.clue.iter().map(|&v| v as u32));
+        pdata.extend(prob.init.iter().map(|f| f.to_bits()));
     }
-    let mut info = Vec::with_capacity(3 * count);
-    for i in start..end {
-        let (s, p, r) = batch.split(i);
-        info.push(local[&p] as u32);
-        info.push(rng::instance_key(
-            batch.settings[s].seed,
-            p as u32,
-            r as u32,
-        ));
-        info.push(s as u32);
-    }
-    let max_steps = batch.settings.iter().map(|s| s.steps).max().unwrap_or(1);
-    let pdata_buf = gpu.storage_init("ilca puzzles", &pdata, false);
-    let info_buf = gpu.storage_init("ilca instances", &info, false);
-    let weights_buf = gpu.storage_zeroed("ilca weights", (count * cells * n * 4) as u64);
-    let choices_buf = gpu.storage_zeroed("ilca choices", (count * cells * 4) as u64);
-    let status_buf = gpu.storage_zeroed("ilca status", (count * 4) as u64);
-    let uniform_buf = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("ilca params"),
-        size: std::mem::size_of::<Uniforms>() as u64,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("ilca"),
-        layout: &kernel.bgl,
-        entries: &[
-            (0, &uniform_buf),
-            (1, tables_buf),
-            (2, &pdata_buf),
-            (3, &info_buf),
-            (4, &weights_buf),
-            (5, &choices_buf),
-            (6, &status_buf),
-        ]
-        .map(|(binding, buf)| wgpu::BindGroupEntry {
-            binding,
-            resource: buf.as_entire_binding(),
-        }),
-    });
+    let info: Vec<InstanceInfo> = part
+        .iter()
+        .map(|i| InstanceInfo {
+            local_puzzle: local[&i.puzzle] as u32,
+            key: batch.key(i),
+            setting: i.setting as u32,
+        })
+        .collect();
+    let max_steps = part
+        .iter()
+        .map(|i| batch.settings[i.setting].steps)
+        .max()
+        .unwrap_or(1);
+    let pdata_buf = gpu.storage_init("ilca puzzles", &pdata);
+    let info_buf = gpu.storage_init("ilca instances", &info);
+    let weights_buf = gpu.storage_zeroed(
+        "ilca weights",
+        (count * cells * n * size_of::<f32>()) as u64,
+    );
+    let choices_buf = gpu.storage_zeroed("ilca choices", (count * cells * size_of::<u32>()) as u64);
+    let status_buf = gpu.storage_zeroed("ilca status", (count * size_of::<u32>()) as u64);
+    let uniform_size = size_of::<Uniforms>() as u64;
+    let uniform_buf = gpu.uniform_init("ilca params", &<Uniforms as bytemuck::Zeroable>::zeroed());
+    let bind = kernel.pipeline.bind(
+        gpu,
+        &[
+            &uniform_buf,
+            tables_buf,
+            &pdata_buf,
+            &info_buf,
+            &weights_buf,
+            &choices_buf,
+            &status_buf,
+        ],
+    );
 
     let m = kernel.mapping;
-    let groups = count.div_ceil(m.ipw) as u32;
-    let max_dim = gpu.limits.max_compute_workgroups_per_dimension.max(1);
-    let groups_x = groups.min(max_dim);
-    let groups_y = groups.div_ceil(groups_x);
+    let groups = grid_2d(gpu, count.div_ceil(m.ipw) as u32);
     // Steps per submission bound its time; steps per dispatch are capped by the loop budget
     // (lavapipe), so a submission may hold several dispatches, each with its own uniforms
     // (copied from a list into the uniform buffer before its pass).
     let k_steps =
         (opts.cell_steps_per_submission / (count * cells) as u64).clamp(1, max_steps as u64) as u32;
     let cap = max_steps_per_dispatch(kernel.b)?;
-    let uniform_size = std::mem::size_of::<Uniforms>() as u64;
     let list_buf = gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("ilca params per dispatch"),
         size: k_steps.div_ceil(cap) as u64 * uniform_size,
@@ -445,9 +429,10 @@ fn run_chunk(
                 t0: t,
                 k_steps: k,
                 max_steps,
-                groups_x,
+                groups_x: groups.0,
                 fresh: (t == 0) as u32,
-                _pad: [0; 2],
+                _pad1: 0,
+                _pad2: 0,
             });
             t += k;
         }
@@ -460,51 +445,54 @@ fn run_chunk(
             });
         for i in 0..list.len() as u64 {
             enc.copy_buffer_to_buffer(&list_buf, i * uniform_size, &uniform_buf, 0, uniform_size);
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("ilca steps"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&kernel.pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups_x, groups_y, 1);
+            kernel.pipeline.dispatch(&mut enc, &bind, groups);
         }
         gpu.queue.submit([enc.finish()]);
         t0 = end_t;
         // Only the status words come back between submissions.
         status = gpu.read_u32(&status_buf, count)?;
         let done = status.iter().filter(|&&s| s != 0).count();
-        for _ in finished..done {
-            tick();
-        }
+        progress(done - finished);
         finished = done;
         if done == count {
             break;
         }
     }
+    // Cannot happen once every step ran; counted so progress still ends at 100%.
+    progress(count - finished);
     let choices = gpu.read_u32(&choices_buf, count * cells)?;
+    let weights: Vec<f32> = if keep_weights {
+        gpu.read_pod(&weights_buf, 0, count * cells * n)?
+    } else {
+        Vec::new()
+    };
     let mut out = Vec::with_capacity(count);
-    for (k, i) in (start..end).enumerate() {
-        let (set, p, r) = batch.split(i);
+    for (k, i) in part.iter().enumerate() {
         let cells_k: Vec<u8> = choices[k * cells..(k + 1) * cells]
             .iter()
             .map(|&v| v as u8)
             .collect();
         let grid = Grid::from_cells(kernel.b, cells_k)?;
         let st = status[k];
-        if st == 0 {
-            // Cannot happen once every step ran; counted so progress still ends at 100%.
-            tick();
-        }
         let ok = st != 0 && st & EXHAUSTED == 0;
         out.push(InstanceResult {
-            puzzle: p,
-            run: r,
-            solved: ok && grid.is_solution_of(&batch.puzzles[p]),
-            steps: if ok { st } else { batch.settings[set].steps },
+            puzzle: i.puzzle,
+            run: i.run,
+            solved: ok && grid.is_solution_of(&batch.puzzles[i.puzzle]),
+            steps: if ok {
+                st
+            } else {
+                batch.settings[i.setting].steps
+            },
             grid: grid.to_line(),
         });
     }
-    Ok(out)
+    let per_instance = cells * n;
+    let weights = weights
+        .chunks(per_instance.max(1))
+        .map(<[f32]>::to_vec)
+        .collect();
+    Ok((out, weights))
 }
 
 #[cfg(test)]

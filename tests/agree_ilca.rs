@@ -1,53 +1,47 @@
-//! The GPU ILCA kernel against the CPU reference: for every option, the same solved flag,
-//! step count and final grid for every instance. Runs on whatever adapter exists (lavapipe in
-//! CI); without one it says SKIPPED, and fails if GPU_SUDOKU_REQUIRE_GPU=1.
+//! The GPU ILCA kernel against the CPU reference: for every option, the same solved flag, step
+//! count, final grid **and final weights** for every instance, bit for bit. Runs on whatever
+//! adapter exists (lavapipe in CI); without one it says SKIPPED, and fails if
+//! GPU_SUDOKU_REQUIRE_GPU=1.
 
-use gpu_sudoku::gpu::{gpu_for_tests, ilca as gpu_ilca};
-use gpu_sudoku::ilca::{cpu, Compare, IlcaParams, ResetCheck, TieBreak};
+mod common;
+use common::{grid, pattern_puzzle, CLASSIC};
+use gpu_sudoku::ilca::gpu::{self as gpu_ilca, GpuOptions};
+use gpu_sudoku::ilca::{cpu, Batch, Compare, IlcaParams, Instance, ResetCheck, TieBreak};
 use gpu_sudoku::puzzle::{parse_str, Grid};
-use gpu_sudoku::rng::hash32;
-
-const CLASSIC: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
-/// A valid complete grid of box size b (a shifted pattern), with a fraction `blank` of cells
-/// blanked by a hash of `salt`.
-fn pattern_puzzle(b: usize, blank: f64, salt: u32) -> Grid {
-    let n = b * b;
-    let mut cells = Vec::with_capacity(n * n);
-    for r in 0..n {
-        for c in 0..n {
-            let v = (b * (r % b) + r / b + c) % n + 1;
-            let h = hash32(salt.wrapping_mul(7919) ^ (r * n + c) as u32);
-            let keep = (h as f64 / u32::MAX as f64) >= blank;
-            cells.push(if keep { v as u8 } else { 0 });
-        }
-    }
-    Grid::from_cells(b, cells).unwrap()
-}
 
 fn nine_by_nine() -> Vec<Grid> {
-    let mut v = vec![parse_str(CLASSIC, None).unwrap().remove(0).grid];
+    let mut v = vec![grid(CLASSIC)];
     for s in 0..4 {
-        v.push(pattern_puzzle(3, 0.35 + 0.1 * s as f64, s));
+        v.push(pattern_puzzle(3, s, 0.35 + 0.1 * s as f64));
     }
     v
 }
 
-fn agree(puzzles: &[Grid], runs: usize, params: &IlcaParams, opts: &gpu_ilca::GpuOptions) {
-    let Some(gpu) = gpu_for_tests() else { return };
-    let want = cpu::run_batch(puzzles, runs, params, &|| {});
-    let got = gpu_ilca::run_batch_with(gpu, puzzles, runs, params, opts, &|| {}).unwrap();
+/// The GPU's results and final weights equal the CPU's, instance for instance, bit for bit.
+fn agree_on(batch: &Batch, opts: &GpuOptions) {
+    let Some(gpu) = common::gpu() else { return };
+    let (want, want_w) = cpu::run_keeping_weights(batch, &|_| {});
+    let (got, got_w) = gpu_ilca::run_keeping_weights(gpu, batch, opts, &|_| {}).unwrap();
     assert_eq!(got.len(), want.len());
-    for (g, w) in got.iter().zip(&want) {
-        assert_eq!(g, w, "GPU and CPU differ for {params:?}");
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "instance {i}: GPU and CPU differ");
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+        assert_eq!(
+            bits(&got_w[i]),
+            bits(&want_w[i]),
+            "instance {i}: weights differ"
+        );
     }
     // The test must exercise both outcomes to mean something.
-    assert!(want.iter().any(|r| r.solved), "nothing solved: {params:?}");
+    assert!(want.iter().any(|r| r.solved), "nothing solved");
 }
 
-fn small_submissions() -> gpu_ilca::GpuOptions {
-    gpu_ilca::GpuOptions {
+fn agree(puzzles: &[Grid], runs: usize, params: &IlcaParams, opts: &GpuOptions) {
+    agree_on(&Batch::runs(puzzles, params, runs), opts);
+}
+
+fn small_submissions() -> GpuOptions {
+    GpuOptions {
         max_chunk: 7,                           // several chunks, a partial last one
         cell_steps_per_submission: 81 * 7 * 13, // 13 steps per submission
     }
@@ -114,11 +108,11 @@ fn other_sizes_agree() {
         sr: 10,
         ..Default::default()
     };
-    let four: Vec<Grid> = (0..6).map(|s| pattern_puzzle(2, 0.6, s)).collect();
+    let four: Vec<Grid> = (0..6).map(|s| pattern_puzzle(2, s, 0.6)).collect();
     agree(&four, 4, &params, &Default::default());
-    let sixteen: Vec<Grid> = (0..2).map(|s| pattern_puzzle(4, 0.1, s)).collect();
+    let sixteen: Vec<Grid> = (0..2).map(|s| pattern_puzzle(4, s, 0.1)).collect();
     agree(&sixteen, 2, &params, &Default::default());
-    let twentyfive = vec![pattern_puzzle(5, 0.05, 3)];
+    let twentyfive = vec![pattern_puzzle(5, 3, 0.05)];
     agree(&twentyfive, 1, &params, &Default::default());
 }
 
@@ -132,7 +126,6 @@ fn mapping_packs_small_grids_and_splits_big_ones() {
 
 #[test]
 fn sweeps_with_settings_per_instance_agree() {
-    let Some(gpu) = gpu_for_tests() else { return };
     let settings: Vec<IlcaParams> = [(1.0, 1.0, 0, 30), (0.05, 1.0, 0, 45), (0.2, 3.5, 10, 60)]
         .iter()
         .map(|&(lr, lp, sr, steps)| IlcaParams {
@@ -145,13 +138,12 @@ fn sweeps_with_settings_per_instance_agree() {
         })
         .collect();
     let puzzles = nine_by_nine();
-    let want = cpu::run_sweep(&puzzles, 2, &settings, &|| {});
-    let got = gpu_ilca::run_sweep_with(gpu, &puzzles, 2, &settings, &small_submissions(), &|| {})
-        .unwrap();
-    assert_eq!(got, want);
+    let batch = Batch::all(&puzzles, &settings, 2);
+    agree_on(&batch, &small_submissions());
+    let want = batch.per_setting(cpu::run(&batch, &|_| {}));
     // Each setting alone gives the same as inside the sweep.
     for (s, p) in settings.iter().enumerate() {
-        assert_eq!(cpu::run_batch(&puzzles, 2, p, &|| {}), want[s]);
+        assert_eq!(cpu::run(&Batch::runs(&puzzles, p, 2), &|_| {}), want[s]);
     }
     // Unsolved runs stop at their own setting's limit.
     assert!(want[0].iter().any(|r| !r.solved && r.steps == 30));
@@ -168,12 +160,12 @@ fn first_of(file: &str) -> Grid {
 /// submission. Mesa's lavapipe stops every loop of an invocation after 65,535 loop passes in one
 /// dispatch (docs/GPU.md, "Loop budget per dispatch"): measured there, an uncapped dispatch went
 /// wrong after about 6,000 steps of a 9x9 and 145 steps of a 25x25, silently (the GPU grids came
-/// back blank). The host caps the steps per dispatch ([`gpu_ilca::max_steps_per_dispatch`]), so
+/// back blank). The host caps the steps per dispatch (`ilca::gpu::max_steps_per_dispatch`), so
 /// here a submission holds several dispatches. The runs go to their step limit unsolved (evil
 /// 9x9, 25x25 with few steps), so every step counts in the final grid.
 #[test]
 fn long_dispatches_agree() {
-    let Some(gpu) = gpu_for_tests() else { return };
+    let Some(gpu) = common::gpu() else { return };
     for (file, runs, steps, sr) in [("evil.txt", 3, 12_000, 100), ("25x25.txt", 1, 400, 0)] {
         let puzzles = [first_of(file)];
         let params = IlcaParams {
@@ -181,7 +173,8 @@ fn long_dispatches_agree() {
             sr,
             ..Default::default()
         };
-        let want = cpu::run_batch(&puzzles, runs, &params, &|| {});
+        let batch = Batch::runs(&puzzles, &params, runs);
+        let want = cpu::run(&batch, &|_| {});
         // Every run must outlast what lavapipe ran correctly in one uncapped dispatch.
         assert!(
             want.iter().all(|r| !r.solved && r.steps == steps),
@@ -189,13 +182,46 @@ fn long_dispatches_agree() {
         );
         // All steps in one submission, and submissions that end inside a dispatch's worth.
         let cells = puzzles[0].cells().len() as u64;
-        let split = gpu_ilca::GpuOptions {
+        let split = GpuOptions {
             cell_steps_per_submission: cells * runs as u64 * (steps as u64 / 4 + 3),
             ..Default::default()
         };
         for opts in [Default::default(), split] {
-            let got = gpu_ilca::run_batch_with(gpu, &puzzles, runs, &params, &opts, &|| {});
+            let got = gpu_ilca::run(gpu, &batch, &opts, &|_| {});
             assert_eq!(got.unwrap(), want, "{file}, {opts:?}: GPU and CPU differ");
         }
     }
+}
+
+/// An instance's result depends on (seed, puzzle, run) only: any subset of a batch's instances,
+/// in any order and any chunking, gives the same results for them on both backends.
+#[test]
+fn instances_in_any_order_and_subset_agree() {
+    let puzzles = nine_by_nine();
+    let params = IlcaParams {
+        steps: 50,
+        lr: 0.05,
+        sr: 10,
+        ..Default::default()
+    };
+    let full = Batch::runs(&puzzles, &params, 3);
+    let want = cpu::run(&full, &|_| {});
+    let mut picked: Vec<(Instance, usize)> = full
+        .instances
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 3 != 1)
+        .map(|(i, inst)| (*inst, i))
+        .collect();
+    picked.reverse();
+    let part = Batch {
+        puzzles: &puzzles,
+        settings: std::slice::from_ref(&params),
+        instances: picked.iter().map(|(inst, _)| *inst).collect(),
+    };
+    let got = cpu::run(&part, &|_| {});
+    for (r, (_, i)) in got.iter().zip(&picked) {
+        assert_eq!(r, &want[*i]);
+    }
+    agree_on(&part, &small_submissions());
 }

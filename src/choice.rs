@@ -1,0 +1,92 @@
+//! Closed sets of named options (the compare rule, tie-breaking, a backend, a tier…): enums
+//! whose values the command line, the tables and the JSON reports all spell the same lowercase
+//! words. The library knows the names; the command line builds its parsers from [`Choice`].
+
+/// An enum of named options: every value, its name and one line of help.
+pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
+    /// Every value, in the order help texts list them.
+    const ALL: &'static [Self];
+    /// The value's name, as the command line and reports spell it.
+    fn name(self) -> &'static str;
+    /// One line saying what the value means.
+    fn help(self) -> &'static str;
+    /// The value called `name`, if any.
+    fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| c.name() == name)
+    }
+}
+
+/// Defines an enum of named options with [`Choice`], `Display` (the name) and `Serialize` (the
+/// name as a string). Each variant is written `Variant = "name"`, after its doc comment, which
+/// becomes its help text.
+#[macro_export]
+macro_rules! choice {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[doc = $doc:literal])+
+                $variant:ident = $text:literal
+            ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $( $(#[doc = $doc])+ $variant ),+
+        }
+
+        impl $crate::choice::Choice for $name {
+            const ALL: &'static [Self] = &[$($name::$variant),+];
+            fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+            fn help(self) -> &'static str {
+                match self {
+                    $($name::$variant => concat!($($doc),+).trim_ascii()),+
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str($crate::choice::Choice::name(*self))
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str($crate::choice::Choice::name(*self))
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Choice;
+
+    crate::choice! {
+        /// A test set.
+        enum Fruit {
+            /// A red one.
+            Apple = "apple",
+            /// A long
+            /// yellow one.
+            Banana = "banana",
+        }
+    }
+
+    #[test]
+    fn names_help_display_and_json_agree() {
+        assert_eq!(Fruit::ALL, &[Fruit::Apple, Fruit::Banana]);
+        assert_eq!(Fruit::from_name("banana"), Some(Fruit::Banana));
+        assert_eq!(Fruit::from_name("Banana"), None);
+        assert_eq!(Fruit::Apple.help(), "A red one.");
+        assert_eq!(Fruit::Banana.help(), "A long yellow one.");
+        assert_eq!(Fruit::Banana.to_string(), "banana");
+        assert_eq!(serde_json::to_string(&Fruit::Apple).unwrap(), "\"apple\"");
+    }
+}
