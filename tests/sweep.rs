@@ -9,7 +9,7 @@ use gpu_sudoku::plot::{save, IlcaTrace, ProbabilityPanel, TraceGrids};
 use gpu_sudoku::puzzle::{parse_str, Grid};
 use gpu_sudoku::rng::hash32;
 use gpu_sudoku::sweep::{
-    parse_csv, parse_spec, Group, Input, Param, Plan, Role, Row, Sweep, SweepSpec,
+    parse_csv, Group, Input, Param, Plan, Role, Row, Sweep, SweepSpec, Values,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -137,7 +137,7 @@ fn step_limit_sweep_equals_separate_runs() {
         ..IlcaParams::default()
     };
     let spec = SweepSpec {
-        steps: Some(parse_spec(Param::Steps, "2:14:3").unwrap()),
+        values: [(Param::Steps, Values::Range(vec![2.0, 5.0, 8.0, 11.0, 14.0]))].into(),
         ..SweepSpec::default()
     };
     let plan = Plan::new(&spec, &base).unwrap();
@@ -179,10 +179,12 @@ fn ratio_sweep_rows_match_plain_batches() {
         ..IlcaParams::default()
     };
     let spec = SweepSpec {
-        ratio: Some(parse_spec(Param::Ratio, "5:15:5").unwrap()),
-        lp: Some(parse_spec(Param::Lp, "2").unwrap()),
+        values: [
+            (Param::Ratio, Values::Range(vec![5.0, 10.0, 15.0])),
+            (Param::Lp, Values::One(2.0)),
+        ]
+        .into(),
         baseline: Some(vec![(Param::Lr, 1.0), (Param::Lp, 1.0)]),
-        ..SweepSpec::default()
     };
     let plan = Plan::new(&spec, &base).unwrap();
     let rows = run_all(&plan, &inp, 2, &Device::Cpu);
@@ -226,8 +228,11 @@ fn gpu_sweep_equals_cpu_sweep() {
         ..IlcaParams::default()
     };
     let spec = SweepSpec {
-        sr: Some(parse_spec(Param::Sr, "0:20:10").unwrap()),
-        steps: Some(parse_spec(Param::Steps, "15:30:15").unwrap()),
+        values: [
+            (Param::Sr, Values::Range(vec![0.0, 10.0, 20.0])),
+            (Param::Steps, Values::Range(vec![15.0, 30.0])),
+        ]
+        .into(),
         ..SweepSpec::default()
     };
     let plan = Plan::new(&spec, &base).unwrap();

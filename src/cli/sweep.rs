@@ -15,7 +15,7 @@ use super::plot::FormatArg;
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::ilca::IlcaParams;
 use gpu_sudoku::puzzle::read_puzzles;
-use gpu_sudoku::sweep::{self, figures, parse_spec, Group, Input, Param, Plan, Sweep, SweepSpec};
+use gpu_sudoku::sweep::{self, figures, Group, Input, Param, Plan, Sweep, SweepSpec, Values};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -33,21 +33,21 @@ pub struct Args {
     pub size: Option<usize>,
     /// lp/lr: a value or a range A:B:STEP. lp stays fixed (--lp, default 1) and lr = lp/ratio;
     /// with --lr given instead, lr stays fixed and lp = lr·ratio.
-    #[arg(long, allow_hyphen_values = true)]
-    pub ratio: Option<String>,
+    #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Ratio, t))]
+    pub ratio: Option<Values>,
     /// Reward learning rate lr: a value (default 1) or a range A:B:STEP.
-    #[arg(long, allow_hyphen_values = true)]
-    pub lr: Option<String>,
+    #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Lr, t))]
+    pub lr: Option<Values>,
     /// Penalty learning rate lp: a value (default 1) or a range A:B:STEP.
-    #[arg(long, allow_hyphen_values = true)]
-    pub lp: Option<String>,
+    #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Lp, t))]
+    pub lp: Option<Values>,
     /// Selective reset period sr in steps (0 = off): a value (default 0) or a range A:B:STEP.
-    #[arg(long, allow_hyphen_values = true)]
-    pub sr: Option<String>,
+    #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Sr, t))]
+    pub sr: Option<Values>,
     /// Maximum time-steps: a value (default 250) or a range A:B:STEP. A range costs one run
     /// at its largest limit: a run's dynamics do not depend on the limit.
-    #[arg(long, allow_hyphen_values = true)]
-    pub steps: Option<String>,
+    #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Steps, t))]
+    pub steps: Option<Values>,
     /// Also run a reference setting, drawn dotted in the figures: KEY=VALUE pairs over lr, lp,
     /// ratio, sr (e.g. `lr=1,lp=1,sr=0`, the paper's initial algorithm); unset keys keep the
     /// sweep's fixed values.
@@ -78,20 +78,19 @@ pub struct Args {
 
 impl Args {
     fn spec(&self) -> Result<SweepSpec> {
-        let p = |param: Param, s: &Option<String>| {
-            s.as_deref().map(|t| parse_spec(param, t)).transpose()
-        };
+        let given = [
+            (Param::Ratio, &self.ratio),
+            (Param::Lr, &self.lr),
+            (Param::Lp, &self.lp),
+            (Param::Sr, &self.sr),
+            (Param::Steps, &self.steps),
+        ];
         Ok(SweepSpec {
-            ratio: p(Param::Ratio, &self.ratio)?,
-            lr: p(Param::Lr, &self.lr)?,
-            lp: p(Param::Lp, &self.lp)?,
-            sr: p(Param::Sr, &self.sr)?,
-            steps: p(Param::Steps, &self.steps)?,
-            baseline: self
-                .baseline
-                .as_deref()
-                .map(sweep::parse_baseline)
-                .transpose()?,
+            values: given
+                .into_iter()
+                .filter_map(|(p, v)| Some((p, v.clone()?)))
+                .collect(),
+            baseline: self.baseline.as_deref().map(parse_baseline).transpose()?,
         })
     }
 
@@ -162,7 +161,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             None => "",
         };
         rows = sweep::parse_csv(&a.csv.display().to_string(), complete)?;
-        skip = sweep::completed(&sw, &rows)?;
+        skip = sweep::completed(&sw, &rows)
+            .with_context(|| format!("--resume {}", a.csv.display()))?;
         if complete.len() != text.len() {
             std::fs::write(&a.csv, complete)
                 .with_context(|| format!("cannot rewrite {}", a.csv.display()))?;
@@ -272,4 +272,215 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn decimals(s: &str) -> Option<usize> {
+    if s.contains(['e', 'E']) {
+        return None;
+    }
+    Some(s.split_once('.').map_or(0, |(_, f)| f.len()))
+}
+
+/// Most values one range may have.
+pub const MAX_RANGE_VALUES: usize = 10_000;
+
+/// Parses `--<param> TEXT`: a number, or `A:B:STEP` (A ≤ B, STEP > 0; B is included when it is
+/// on the grid). Values are rounded to the decimals written, so `0.1:0.5:0.1` gives 0.3, not
+/// 0.30000000000000004. `sr` and `steps` take whole numbers.
+pub fn parse_values(param: Param, text: &str) -> Result<Values> {
+    let flag = format!("--{}", param.name());
+    let t = text.trim();
+    let num = |s: &str, what: &str| -> Result<f64> {
+        let v: f64 = s.trim().parse().map_err(|_| {
+            anyhow::anyhow!(
+                "{flag} {t}: the {what} `{s}` is not a number (write a value like 3.5 or a range A:B:STEP like 10:150:5)"
+            )
+        })?;
+        ensure!(
+            v.is_finite(),
+            "{flag} {t}: the {what} must be a finite number"
+        );
+        Ok(v)
+    };
+    let whole = |v: f64| -> Result<()> {
+        if param.integer() {
+            ensure!(
+                v.fract() == 0.0 && v >= 0.0,
+                "{flag} {t}: {} is not a whole number of steps",
+                gpu_sudoku::plot::fmt_num(v)
+            );
+        }
+        Ok(())
+    };
+    if !t.contains(':') {
+        let v = num(t, "value")?;
+        whole(v)?;
+        return Ok(Values::One(v));
+    }
+    let parts: Vec<&str> = t.split(':').collect();
+    ensure!(
+        parts.len() == 3,
+        "{flag} {t}: a range is A:B:STEP (start, end, step), e.g. 10:150:5; got {} fields",
+        parts.len()
+    );
+    let (a, b, step) = (
+        num(parts[0], "start A")?,
+        num(parts[1], "end B")?,
+        num(parts[2], "step")?,
+    );
+    ensure!(
+        step > 0.0,
+        "{flag} {t}: the step must be positive (got {})",
+        parts[2].trim()
+    );
+    ensure!(
+        b >= a,
+        "{flag} {t}: the end {} is below the start {} (write A:B:STEP with A ≤ B)",
+        parts[1].trim(),
+        parts[0].trim()
+    );
+    let count = ((b - a) / step + 1e-9).floor() + 1.0;
+    ensure!(
+        count <= MAX_RANGE_VALUES as f64,
+        "{flag} {t}: {count} values; at most {MAX_RANGE_VALUES} per range (use a larger step)"
+    );
+    let dec = match (decimals(parts[0].trim()), decimals(parts[2].trim())) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        _ => None,
+    };
+    let mut values = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
+        let mut v = a + i as f64 * step;
+        if let Some(d) = dec {
+            v = format!("{v:.d$}")
+                .parse()
+                .expect("a formatted number parses");
+        }
+        whole(v)?;
+        values.push(v);
+    }
+    Ok(Values::Range(values))
+}
+
+/// Parses `--baseline lr=1,lp=1,sr=0`.
+pub fn parse_baseline(text: &str) -> Result<Vec<(Param, f64)>> {
+    let mut v = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let Some((k, val)) = part.split_once('=') else {
+            bail!("--baseline {text}: `{part}` is not KEY=VALUE (e.g. --baseline lr=1,lp=1,sr=0)");
+        };
+        let p = Param::from_name(k.trim())
+            .filter(|p| *p != Param::Steps)
+            .with_context(|| {
+                format!(
+                    "--baseline {text}: unknown key `{}` (use lr, lp, ratio, sr)",
+                    k.trim()
+                )
+            })?;
+        let Values::One(x) = parse_values(p, val)? else {
+            bail!(
+                "--baseline {text}: {} takes one value, not a range",
+                p.name()
+            );
+        };
+        ensure!(
+            !v.iter().any(|(q, _)| *q == p),
+            "--baseline {text}: {} is given twice",
+            p.name()
+        );
+        v.push((p, x));
+    }
+    ensure!(
+        !v.is_empty(),
+        "--baseline needs KEY=VALUE pairs, e.g. lr=1,lp=1,sr=0"
+    );
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(p: Param, t: &str) -> String {
+        parse_values(p, t).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn values_and_ranges_parse() {
+        assert_eq!(parse_values(Param::Lp, "3.5").unwrap(), Values::One(3.5));
+        assert_eq!(
+            parse_values(Param::Sr, "10:30:10").unwrap(),
+            Values::Range(vec![10.0, 20.0, 30.0])
+        );
+        // The end is included only when it is on the grid.
+        assert_eq!(
+            parse_values(Param::Steps, "50:120:50").unwrap(),
+            Values::Range(vec![50.0, 100.0])
+        );
+        // Rounded to the decimals written.
+        assert_eq!(
+            parse_values(Param::Lr, "0.1:0.5:0.1").unwrap(),
+            Values::Range(vec![0.1, 0.2, 0.3, 0.4, 0.5])
+        );
+        assert_eq!(
+            parse_values(Param::Ratio, " 1:3:1 ").unwrap(),
+            Values::Range(vec![1.0, 2.0, 3.0])
+        );
+        assert_eq!(
+            parse_values(Param::Sr, "5:5:1").unwrap(),
+            Values::Range(vec![5.0])
+        );
+    }
+
+    #[test]
+    fn bad_ranges_say_what_is_wrong() {
+        let e = err(Param::Sr, "10:5:1");
+        assert!(
+            e.contains("--sr 10:5:1") && e.contains("end 5 is below the start 10"),
+            "{e}"
+        );
+        let e = err(Param::Sr, "10:50:0");
+        assert!(e.contains("step must be positive"), "{e}");
+        let e = err(Param::Lr, "0.1:1:-0.1");
+        assert!(e.contains("step must be positive"), "{e}");
+        let e = err(Param::Lr, "1:2");
+        assert!(e.contains("A:B:STEP") && e.contains("2 fields"), "{e}");
+        let e = err(Param::Lp, "a:2:1");
+        assert!(e.contains("start A `a` is not a number"), "{e}");
+        let e = err(Param::Lp, "abc");
+        assert!(e.contains("`abc` is not a number"), "{e}");
+        let e = err(Param::Sr, "2.5");
+        assert!(e.contains("not a whole number"), "{e}");
+        let e = err(Param::Steps, "10:20:2.5");
+        assert!(e.contains("not a whole number"), "{e}");
+        let e = err(Param::Lr, "0:1:0.00001");
+        assert!(e.contains("at most"), "{e}");
+        let e = err(Param::Lr, "inf");
+        assert!(e.contains("finite"), "{e}");
+    }
+
+    #[test]
+    fn baselines_parse() {
+        let b = parse_baseline("lr=1, lp=1,sr=0").unwrap();
+        assert_eq!(
+            b,
+            vec![(Param::Lr, 1.0), (Param::Lp, 1.0), (Param::Sr, 0.0)]
+        );
+        assert!(parse_baseline("lr")
+            .unwrap_err()
+            .to_string()
+            .contains("KEY=VALUE"));
+        assert!(parse_baseline("steps=3")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown key"));
+        assert!(parse_baseline("sr=1:5:1")
+            .unwrap_err()
+            .to_string()
+            .contains("one value"));
+        assert!(parse_baseline("sr=1,sr=2")
+            .unwrap_err()
+            .to_string()
+            .contains("twice"));
+    }
 }

@@ -87,7 +87,7 @@ pub fn digit_colour(v: usize, n: usize) -> Rgb {
 }
 
 /// Output format of a figure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Png,
     Svg,

@@ -1,0 +1,126 @@
+//! The sweep CSV: one row per setting and group of puzzles, written block by block (so an
+//! interrupted sweep leaves a valid file) and read back exactly (for `--resume` and the figures).
+
+use super::{Group, Param, Point, Role, Row};
+use anyhow::{bail, ensure, Result};
+
+/// The CSV header (the column order of [`Row::csv_line`]).
+pub const CSV_HEADER: &str = "swept,role,lr,lp,ratio,sr,steps,group,label,d_lo,d_hi,puzzles,instances,solved,solved_pct,mean_steps_solved";
+
+impl Row {
+    /// The row as a CSV line (floats in shortest round-trip form, so they read back exactly).
+    pub fn csv_line(&self) -> String {
+        let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
+        format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2},{}",
+            self.swept,
+            self.role.name(),
+            self.point.lr,
+            self.point.lp,
+            self.point.ratio,
+            self.point.sr,
+            self.point.steps,
+            self.group.name(),
+            self.label,
+            opt(self.d_lo),
+            opt(self.d_hi),
+            self.puzzles,
+            self.instances,
+            self.solved,
+            self.solved_pct(),
+            self.mean_steps_solved
+                .map(|m| format!("{m:.2}"))
+                .unwrap_or_default()
+        )
+    }
+}
+
+/// Reads rows written by a sweep (`name` is used in errors).
+pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let Some((_, header)) = lines.next() else {
+        bail!("{name}: empty file (expected the sweep CSV header `{CSV_HEADER}`)");
+    };
+    ensure!(
+        header.trim() == CSV_HEADER,
+        "{name}:1: not a sweep CSV: the header must be `{CSV_HEADER}`"
+    );
+    let mut rows = Vec::new();
+    for (ln, line) in lines {
+        let ln = ln + 1;
+        let f: Vec<&str> = line.split(',').collect();
+        ensure!(
+            f.len() == 16,
+            "{name}:{ln}: {} fields, expected 16 (a partly written last line? delete it)",
+            f.len()
+        );
+        let fl = |i: usize| -> Result<f64> {
+            f[i].parse::<f64>().map_err(|_| {
+                anyhow::anyhow!("{name}:{ln}: column {} is not a number: `{}`", i + 1, f[i])
+            })
+        };
+        let int = |i: usize| -> Result<usize> {
+            f[i].parse::<usize>().map_err(|_| {
+                anyhow::anyhow!(
+                    "{name}:{ln}: column {} is not a whole number: `{}`",
+                    i + 1,
+                    f[i]
+                )
+            })
+        };
+        let opt = |i: usize| -> Result<Option<f64>> {
+            if f[i].is_empty() {
+                Ok(None)
+            } else {
+                fl(i).map(Some)
+            }
+        };
+        let role = match f[1] {
+            "sweep" => Role::Sweep,
+            "baseline" => Role::Baseline,
+            x => bail!("{name}:{ln}: role `{x}` is neither sweep nor baseline"),
+        };
+        let group = match f[7] {
+            "file" => Group::File,
+            "all" => Group::All,
+            "d" => Group::D,
+            x => bail!("{name}:{ln}: group `{x}` is not file, all or d"),
+        };
+        for s in f[0].split('+') {
+            ensure!(
+                Param::from_name(s).is_some(),
+                "{name}:{ln}: swept parameter `{s}` is not one of ratio, lr, lp, sr, steps"
+            );
+        }
+        let row = Row {
+            swept: f[0].to_string(),
+            role,
+            point: Point {
+                lr: fl(2)?,
+                lp: fl(3)?,
+                ratio: fl(4)?,
+                sr: int(5)? as u32,
+                steps: int(6)? as u32,
+            },
+            group,
+            label: f[8].to_string(),
+            d_lo: opt(9)?,
+            d_hi: opt(10)?,
+            puzzles: int(11)?,
+            instances: int(12)?,
+            solved: int(13)?,
+            mean_steps_solved: opt(15)?,
+        };
+        ensure!(
+            row.solved <= row.instances,
+            "{name}:{ln}: {} solved of {} instances",
+            row.solved,
+            row.instances
+        );
+        rows.push(row);
+    }
+    Ok(rows)
+}
