@@ -4,6 +4,7 @@
 
 mod buffers;
 mod context;
+pub mod layout;
 mod pipeline;
 
 pub use context::{describe, list_adapters, Gpu};

@@ -140,6 +140,9 @@ pub(crate) struct Uniforms {
     pub _pad2: u32,
 }
 
+crate::wgsl_struct!(Uniforms as ILCA_PARAMS {
+    num_instances, t0, k_steps, max_steps, groups_x, fresh, _pad1, _pad2
+});
 // Uniform blocks are laid out in 16-byte multiples.
 const _: () = assert!(size_of::<Uniforms>().is_multiple_of(16));
 
@@ -160,7 +163,7 @@ const _: () = assert!(size_of::<InstanceInfo>() == 3 * size_of::<u32>());
 /// Status bit of an instance that reached its step limit unsolved (`EXHAUSTED` in ilca.wgsl).
 const EXHAUSTED: u32 = 0x8000_0000;
 
-/// The kernel's bind group, binding i = entry i (names as in ilca.wgsl).
+/// The kernel's bind group, binding i = entry i (names as in ilca.wgsl, checked when compiling).
 pub(crate) const BINDINGS: [Binding; 7] = [
     Binding::uniform("P"),
     Binding::read("tables"),
@@ -170,6 +173,10 @@ pub(crate) const BINDINGS: [Binding; 7] = [
     Binding::read_write("choices"),
     Binding::read_write("status"),
 ];
+const _: () = assert!(crate::gpu::layout::bindings_match(
+    crate::gpu::layout::ILCA_BINDINGS,
+    &BINDINGS
+));
 
 /// The kernel's source for box size `b`: its size constants, the RNG, the kernel.
 pub(crate) fn source(b: usize) -> String {

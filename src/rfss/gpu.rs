@@ -154,7 +154,7 @@ struct Slot {
     final_p: Vec<f32>,
 }
 
-/// The kernel's bind group, binding i = entry i (names as in rfss.wgsl).
+/// The kernel's bind group, binding i = entry i (names as in rfss.wgsl, checked when compiling).
 pub(crate) const BINDINGS: [Binding; 8] = [
     Binding::uniform("params"),
     Binding::read("headers"),
@@ -165,6 +165,20 @@ pub(crate) const BINDINGS: [Binding; 8] = [
     Binding::read_write("argmax"),
     Binding::read_write("state"),
 ];
+const _: () = assert!(crate::gpu::layout::bindings_match(
+    crate::gpu::layout::RFSS_BINDINGS,
+    &BINDINGS
+));
+
+crate::wgsl_struct!(KParams as RFSS_PARAMS {
+    gens, zero, thr_bits, floor, stable, stall, n_inst, groups_x
+});
+crate::wgsl_struct!(Header as RFSS_HEADER {
+    sp_off, n_sp, n_res, load_off, ptr_off, list_off, blank_off, n_blank
+});
+crate::wgsl_struct!(GpuReadoff as RFSS_READOFF {
+    generation, streak, streak_start, conflicts, unchanged, flags, limit, pad
+});
 
 /// The RFSS kernel, compiled once per device (with naga's bounds checks: its indices come from
 /// per-instance headers).
