@@ -7,11 +7,11 @@ pub struct Args {}
 pub fn run(_: Args) -> Result<ExitCode> {
     let all = gpu_sudoku::gpu::list_adapters();
     if all.is_empty() {
-        println!("no GPU adapter found (install a Vulkan driver, e.g. `apt-get install mesa-vulkan-drivers`); the CPU backend still works");
+        outln!("no GPU adapter found (install a Vulkan driver, e.g. `apt-get install mesa-vulkan-drivers`); the CPU backend still works");
         return Ok(ExitCode::FAILURE);
     }
     for (i, info) in all.iter().enumerate() {
-        println!(
+        outln!(
             "{i}: {} | driver {} {}",
             gpu_sudoku::gpu::describe(info),
             info.driver,

@@ -1,6 +1,7 @@
 //! What several subcommands share: argument groups declared once (device), parsers for the
 //! library's named options, and the mapping from the library's parameter names to flags.
 
+use super::output::Output;
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::param::ParamError;
@@ -37,7 +38,7 @@ impl DeviceArgs {
             }
         })?;
         if let Some(why) = note {
-            eprintln!("{}", fallback_note(&why));
+            errln!("{}", fallback_note(&why));
         }
         Ok(device)
     }
@@ -67,4 +68,65 @@ pub fn explain(e: &anyhow::Error) -> String {
         })
         .collect::<Vec<_>>()
         .join(": ")
+}
+
+/// The machine-readable reports of a command: `--json FILE` and `--csv FILE`, `-` being
+/// standard output (the human-readable table then goes to standard error).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ReportArgs {
+    /// Write the full report as JSON to FILE (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// Write one CSV row per record to FILE (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<String>,
+}
+
+impl ReportArgs {
+    /// The JSON and CSV outputs asked for.
+    pub fn outputs(&self) -> (Option<Output>, Option<Output>) {
+        (
+            self.json.as_deref().map(|p| Output::new("--json", p)),
+            self.csv.as_deref().map(|p| Output::new("--csv", p)),
+        )
+    }
+
+    /// Checks both outputs before any work (see [`super::output::check`]).
+    pub fn check(&self, inputs: &[&str]) -> anyhow::Result<()> {
+        let (j, c) = self.outputs();
+        super::output::check(inputs, &[j, c].into_iter().flatten().collect::<Vec<_>>())
+    }
+
+    /// Whether a report goes to standard output, so the table must go to standard error.
+    pub fn uses_stdout(&self) -> bool {
+        [&self.json, &self.csv]
+            .into_iter()
+            .any(|p| p.as_deref() == Some("-"))
+    }
+
+    /// Writes the reports asked for; `json` and `csv` make their text.
+    pub fn write(
+        &self,
+        json: impl FnOnce() -> anyhow::Result<String>,
+        csv: impl FnOnce() -> String,
+    ) -> anyhow::Result<()> {
+        let (j, c) = self.outputs();
+        if let Some(o) = j {
+            o.write(json()?.as_bytes())?;
+        }
+        if let Some(o) = c {
+            o.write(csv().as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Prints the human-readable table: on standard output, or on standard error when a report
+/// goes to standard output.
+pub fn print_table(reports: &ReportArgs, text: &str) {
+    if reports.uses_stdout() {
+        super::output::stderr(text);
+    } else {
+        super::output::stdout(text);
+    }
 }

@@ -2,7 +2,7 @@
 //! puzzle of one or more files and reports a table per file (the ILCA paper's Table 2 layout),
 //! plus optional JSON and CSV of the same shape for both algorithms.
 
-use super::args::DeviceArgs;
+use super::args::{print_table, DeviceArgs, ReportArgs};
 use super::ilca_args::IlcaArgs;
 use super::rfss_args::RfssArgs;
 use anyhow::{bail, Context, Result};
@@ -11,7 +11,6 @@ use gpu_sudoku::puzzle::{read_puzzles, Grid};
 use gpu_sudoku::report::batch::{batch_json, instances_csv, table, BatchInfo, FileResults};
 use gpu_sudoku::report::InstanceResult;
 use gpu_sudoku::rfss::{self, RfssParams};
-use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -33,12 +32,8 @@ pub struct Args {
     pub rfss: RfssArgs,
     #[command(flatten)]
     pub device: DeviceArgs,
-    /// Write the full report (parameters, summaries, every instance) as JSON.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
-    /// Write one CSV row per instance.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<String>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
     /// Force the grid size (side length: 4, 9, 16, 25…) instead of detecting it.
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
@@ -85,7 +80,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
             let params = a.rfss.params()?;
             if a.runs.is_some_and(|r| r > 1) {
-                eprintln!("note: {RFSS_NOTE}");
+                errln!("note: {RFSS_NOTE}");
             }
             Run::Rfss(params)
         }
@@ -99,28 +94,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
         inputs.push(f);
     }
+    let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();
+    a.reports.check(&input_paths)?;
     let device = a.device.open()?;
     let runs = match &run {
         Run::Ilca(_, runs) => *runs,
         Run::Rfss(_) => 1,
     };
     let total: u64 = inputs.iter().map(|f| (f.puzzles.len() * runs) as u64).sum();
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(total);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{prefix:>8} [{bar:40}] {pos}/{len} instances, {elapsed} (eta {eta})",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = super::progress::bar(total as usize, "");
     let mut files = Vec::new();
     for f in &inputs {
-        bar.set_prefix(f.label());
+        bar.set_message(f.label());
         let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
         let t0 = Instant::now();
         let progress = |k: usize| bar.inc(k as u64);
@@ -178,7 +163,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let command: Vec<String> = std::env::args().collect();
     let (info, unit) = match &run {
         Run::Ilca(params, runs) => {
-            println!(
+            print_table(&a.reports, &(format!(
                 "ILCA on {}{adapter}: {runs} runs/puzzle, steps {}, lr {}, lp {}, sr {}, restart {}, penalty floor {}, compare {:?}, tie {:?}, reset check {:?}, seed {}",
                 device.name(),
                 params.steps,
@@ -191,7 +176,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 params.tie,
                 params.reset_check,
                 params.seed
-            );
+            ) + "\n"));
             let info = BatchInfo {
                 algorithm: "ilca",
                 command: &command,
@@ -205,7 +190,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             (info, "steps")
         }
         Run::Rfss(params) => {
-            println!(
+            print_table(&a.reports, &(format!(
                 "RFSS on {}{adapter}: 1 run/puzzle (deterministic), max generations {}, stable generations {}, underflow {:?} below 2^-{}, enhancement {:?}{}",
                 device.name(),
                 params.max_generations,
@@ -218,7 +203,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 } else {
                     format!(" (stall generations {})", params.stall_generations)
                 }
-            );
+            ) + "\n"));
             let info = BatchInfo {
                 algorithm: "rfss",
                 command: &command,
@@ -232,14 +217,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             (info, "gens")
         }
     };
-    print!("{}", table(&files, unit));
-    if let Some(path) = &a.json {
-        std::fs::write(path, batch_json(&info, &files))
-            .with_context(|| format!("cannot write --json {path}"))?;
-    }
-    if let Some(path) = &a.csv {
-        std::fs::write(path, instances_csv(&files))
-            .with_context(|| format!("cannot write --csv {path}"))?;
-    }
+    print_table(&a.reports, &table(&files, unit));
+    a.reports
+        .write(|| Ok(batch_json(&info, &files)), || instances_csv(&files))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -74,7 +74,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let (device, _) = Device::open(Backend::Gpu, a.adapter.as_deref())
         .context("the bench needs a GPU adapter")?;
     let gpu = device.gpu().expect("a GPU device");
-    eprintln!("GPU: {}", gpu.describe());
+    errln!("GPU: {}", gpu.describe());
 
     // Compile once outside the timing, so both sides are timed on work alone.
     ilca::gpu::Kernel::cached(gpu, puzzles[0].box_size())?;
@@ -97,7 +97,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let c = Measured::of(&c_res, t.elapsed().as_secs_f64());
     let mismatches = c_res.iter().zip(&g_res).filter(|(x, y)| x != y).count();
 
-    println!(
+    outln!(
         "batch: {} puzzles x {} runs = {total} instances of {n}x{n}, {} steps max, params {:?}",
         puzzles.len(),
         a.runs,
@@ -105,12 +105,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
         params,
         n = puzzles[0].side()
     );
-    println!(
+    outln!(
         "{:<6} {:>10} {:>8} {:>10} {:>16} {:>16} {:>14}",
-        "engine", "instances", "solved%", "seconds", "inst-steps/s", "cell-updates/s", "solved/s"
+        "engine",
+        "instances",
+        "solved%",
+        "seconds",
+        "inst-steps/s",
+        "cell-updates/s",
+        "solved/s"
     );
     for (name, m) in [("cpu", &c), ("gpu", &g)] {
-        println!(
+        outln!(
             "{:<6} {:>10} {:>8.1} {:>10.4} {:>16.4e} {:>16.4e} {:>14.1}",
             name,
             m.instances,
@@ -121,19 +127,19 @@ pub fn run(a: Args) -> Result<ExitCode> {
             m.solved as f64 / m.seconds
         );
     }
-    println!(
+    outln!(
         "gpu/cpu instance-steps/s ratio: {:.1}x (cpu: {} threads)",
         g.steps_per_s() / c.steps_per_s(),
         rayon::current_num_threads()
     );
     if mismatches != 0 {
-        println!(
+        outln!(
             "DISAGREEMENT: {mismatches} of {} instances differ between CPU and GPU",
             c_res.len()
         );
         return Ok(ExitCode::FAILURE);
     }
-    println!(
+    outln!(
         "agreement: all {} instances run on both engines are identical",
         c_res.len()
     );

@@ -1,6 +1,7 @@
 //! `gpu-sudoku compare FILE... --algos …`: the classic baselines, ILCA and RFSS (CPU) side by
 //! side on the same puzzles: solved %, wall time per puzzle and iterations per algorithm × file.
 
+use super::args::{print_table, ReportArgs};
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::baselines::{self, Budget};
@@ -37,12 +38,8 @@ pub struct Args {
     /// Force the grid side instead of detecting it.
     #[arg(long)]
     pub size: Option<usize>,
-    /// Write the rows as JSON to this file.
-    #[arg(long)]
-    pub json: Option<String>,
-    /// Write the rows as CSV to this file.
-    #[arg(long)]
-    pub csv: Option<String>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
 }
 
 /// One algorithm on one file.
@@ -174,6 +171,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if algos.iter().any(|x| matches!(x, Algo::Rfss)) {
         rfss_params.validate()?;
     }
+    let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();
+    a.reports.check(&input_paths)?;
     let files = a
         .files
         .iter()
@@ -245,50 +244,49 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
     }
     pb.finish_and_clear();
-    print_table(&rows);
-    if let Some(path) = &a.json {
-        let report = Report {
-            seed: a.seed,
-            runs: a.runs,
-            budget_ms: a.budget_ms,
-            max_iterations: a.max_iterations,
-            rows: &rows,
-        };
-        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
-            .with_context(|| format!("cannot write {path}"))?;
-    }
-    if let Some(path) = &a.csv {
-        let mut s = String::from("file,algo,unit,puzzles,runs,attempts,solved,solved_pct,median_ms,mean_ms,median_iterations,mean_iterations\n");
-        for r in &rows {
-            s += &format!(
-                "{},{},{},{},{},{},{},{:.2},{:.4},{:.4},{},{:.2}\n",
-                r.file,
-                r.algo,
-                r.unit,
-                r.puzzles,
-                r.runs,
-                r.attempts,
-                r.solved,
-                r.solved_pct,
-                r.median_ms,
-                r.mean_ms,
-                r.median_iterations,
-                r.mean_iterations
-            );
-        }
-        std::fs::write(path, s).with_context(|| format!("cannot write {path}"))?;
-    }
+    print_table(&a.reports, &table(&rows));
+    let report = Report {
+        seed: a.seed,
+        runs: a.runs,
+        budget_ms: a.budget_ms,
+        max_iterations: a.max_iterations,
+        rows: &rows,
+    };
+    a.reports.write(
+        || Ok(serde_json::to_string_pretty(&report)? + "\n"),
+        || {
+            let mut s = String::from("file,algo,unit,puzzles,runs,attempts,solved,solved_pct,median_ms,mean_ms,median_iterations,mean_iterations\n");
+            for r in &rows {
+                s += &format!(
+                    "{},{},{},{},{},{},{},{:.2},{:.4},{:.4},{},{:.2}\n",
+                    r.file,
+                    r.algo,
+                    r.unit,
+                    r.puzzles,
+                    r.runs,
+                    r.attempts,
+                    r.solved,
+                    r.solved_pct,
+                    r.median_ms,
+                    r.mean_ms,
+                    r.median_iterations,
+                    r.mean_iterations
+                );
+            }
+            s
+        },
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_table(rows: &[Row]) {
-    println!(
-        "{:<28} {:<28} {:>9} {:>8} {:>11} {:>11} {:>12} {:<11}",
+fn table(rows: &[Row]) -> String {
+    let mut t = format!(
+        "{:<28} {:<28} {:>9} {:>8} {:>11} {:>11} {:>12} {:<11}\n",
         "file", "algorithm", "attempts", "solved%", "median ms", "mean ms", "median iter", "unit"
     );
     for r in rows {
-        println!(
-            "{:<28} {:<28} {:>9} {:>8.1} {:>11.3} {:>11.3} {:>12} {:<11}",
+        t += &format!(
+            "{:<28} {:<28} {:>9} {:>8.1} {:>11.3} {:>11.3} {:>12} {:<11}\n",
             r.file,
             r.algo,
             r.attempts,
@@ -299,4 +297,5 @@ fn print_table(rows: &[Row]) {
             r.unit
         );
     }
+    t
 }

@@ -114,7 +114,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     .with_context(|| format!("cannot create {}", dir.display()))?;
             }
             std::fs::write(path, &text).with_context(|| format!("cannot write {path}"))?;
-            eprintln!(
+            errln!(
                 "wrote {} puzzles to {path} ({:.2} s)",
                 puzzles.len(),
                 started.elapsed().as_secs_f64()

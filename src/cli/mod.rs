@@ -3,6 +3,31 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// `println!` that never panics: a closed or full standard output is remembered (see
+/// `output.rs`) and the command goes on to write its files.
+macro_rules! outln {
+    () => {
+        $crate::cli::output::stdout("\n")
+    };
+    ($($t:tt)*) => {
+        $crate::cli::output::stdout(&format!("{}\n", format_args!($($t)*)))
+    };
+}
+
+/// `print!` that never panics (see [`outln!`]).
+macro_rules! out {
+    ($($t:tt)*) => {
+        $crate::cli::output::stdout(&format!($($t)*))
+    };
+}
+
+/// `eprintln!` that never panics (see [`outln!`]).
+macro_rules! errln {
+    ($($t:tt)*) => {
+        $crate::cli::output::stderr(&format!("{}\n", format_args!($($t)*)))
+    };
+}
+
 mod adapters;
 mod args;
 mod batch;
@@ -10,6 +35,7 @@ mod bench;
 mod compare;
 mod generate;
 mod ilca_args;
+mod output;
 mod plot;
 mod progress;
 mod rate;
@@ -82,11 +108,13 @@ pub fn main() -> ExitCode {
         Command::PlotLines(a) => plot::run_lines(a),
         Command::Adapters(a) => adapters::run(a),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", args::explain(&e));
+            errln!("error: {}", args::explain(&e));
             ExitCode::FAILURE
         }
-    }
+    };
+    // A closed or full standard output or error decides the exit code (141, or 1).
+    output::stream_exit_code().map_or(code, ExitCode::from)
 }

@@ -50,7 +50,7 @@ pub fn run_sweep(a: SweepArgs) -> Result<ExitCode> {
     let rows = parse_csv(&name, &text)?;
     ensure!(!rows.is_empty(), "{name}: no rows to plot");
     for p in figures::write_all(&rows, &a.plot_dir, &a.format.formats())? {
-        println!("wrote {}", p.display());
+        outln!("wrote {}", p.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -112,7 +112,7 @@ fn record(a: &TraceArgs, file: &str) -> Result<IlcaTrace> {
     for r in run..run + tries {
         let t = IlcaTrace::record(puzzle, &params, index, r)?;
         let solved = t.solved(puzzle);
-        eprintln!(
+        errln!(
             "run {r}: {} after {} steps",
             if solved { "solved" } else { "not solved" },
             t.steps.last().copied().unwrap_or(0)
@@ -148,7 +148,7 @@ pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
                 let f = std::fs::File::create(out)
                     .with_context(|| format!("cannot write {}", out.display()))?;
                 t.write_csv(std::io::BufWriter::new(f))?;
-                println!("wrote {}", out.display());
+                outln!("wrote {}", out.display());
             }
             t
         }
@@ -165,14 +165,14 @@ pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
         grids.max_frames = a.max_frames;
         let p = a.out_dir.join(format!("trace-grids.{}", f.ext()));
         save(&grids, &p)?;
-        println!("wrote {}", p.display());
+        outln!("wrote {}", p.display());
         let probs = ProbabilityPanel {
             trace: &trace,
             title: format!("{}: probability of each digit per cell", a.title),
         };
         let p = a.out_dir.join(format!("trace-probabilities.{}", f.ext()));
         save(&probs, &p)?;
-        println!("wrote {}", p.display());
+        outln!("wrote {}", p.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -354,6 +354,6 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     save(&plot, &a.out)?;
-    println!("wrote {}", a.out.display());
+    outln!("wrote {}", a.out.display());
     Ok(ExitCode::SUCCESS)
 }

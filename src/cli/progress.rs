@@ -3,8 +3,13 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// A bar of `len` steps labelled `what`; hidden when stderr is not a terminal.
+/// The one progress bar of every command: `len` steps labelled `what` (change the label with
+/// `set_message`), drawn on stderr only when it is a terminal, so pipes and files stay clean.
 pub fn bar(len: usize, what: &str) -> ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
     let pb = ProgressBar::new(len as u64);
     pb.set_style(
         ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} [{elapsed_precise}, eta {eta}]")

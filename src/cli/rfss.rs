@@ -32,9 +32,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let device = device.describe();
     let secs = t0.elapsed().as_secs_f64();
     pb.finish_and_clear();
-    println!(
+    outln!(
         "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}",
-        "puzzle", "status", "solved at", "generations", "species", "conflicts", "restarts"
+        "puzzle",
+        "status",
+        "solved at",
+        "generations",
+        "species",
+        "conflicts",
+        "restarts"
     );
     let mut updates = 0f64;
     let mut gens = 0u64;
@@ -44,7 +50,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             Status::Unsolved => "unsolved".to_string(),
             Status::Unsolvable(_) => "unsolvable".to_string(),
         };
-        println!(
+        outln!(
             "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}",
             i + 1,
             status,
@@ -55,13 +61,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
             o.restarts
         );
         if let Status::Unsolvable(r) = &o.status {
-            println!("        {r}");
+            outln!("        {r}");
         }
         updates += o.species_updates as f64;
         gens += o.generations as u64;
     }
     let solved = outcomes.iter().filter(|o| o.solved()).count();
-    println!(
+    outln!(
         "{}: solved {solved}/{} on {device} in {secs:.3} s; {gens} generations ({:.0} generations/s), \
          {:.3e} species-updates/s{}",
         file.label(),
@@ -74,6 +80,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
             " (enhanced: forced placements are not counted)"
         }
     );
-    println!("RFSS is deterministic: one run per puzzle.");
+    outln!("RFSS is deterministic: one run per puzzle.");
     Ok(ExitCode::SUCCESS)
 }

@@ -87,7 +87,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
     }
     super::progress::print_stdout(&out)?;
-    eprintln!(
+    errln!(
         "{}: {} puzzles, {unique} unique, {multiple} with several solutions, {none} without a solution ({:.3} s)",
         file.path,
         file.puzzles.len(),

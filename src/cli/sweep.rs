@@ -3,7 +3,6 @@
 //! interrupted sweep leaves a valid CSV, and `--resume` continues it) and the paper's figures.
 
 use anyhow::{bail, ensure, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -123,7 +122,7 @@ pub fn read_inputs(files: &[String], size: Option<usize>) -> Result<Vec<Input>> 
         inputs.push(Input::new(label, &file.puzzles));
     }
     if fallback > 0 {
-        eprintln!(
+        errln!(
             "note: {fallback} puzzles have no `d=` field; their difficulty d is their fraction of blank cells"
         );
     }
@@ -138,10 +137,22 @@ pub fn run(a: Args) -> Result<ExitCode> {
         a.d_bin
     );
     let plan = Plan::new(&a.spec()?, &a.base())?;
+    let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();
+    super::output::check(
+        &input_paths,
+        &[super::output::Output::new(
+            "--csv",
+            &a.csv.to_string_lossy(),
+        )],
+    )?;
+    if let Some(dir) = &a.plot_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--plot-dir {}: cannot create it", dir.display()))?;
+    }
     let inputs = read_inputs(&a.files, a.size)?;
 
     let device = a.device.open()?;
-    eprintln!("backend: {}", device.describe());
+    errln!("backend: {}", device.describe());
 
     let sw = Sweep {
         plan: &plan,
@@ -167,7 +178,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             std::fs::write(&a.csv, complete)
                 .with_context(|| format!("cannot rewrite {}", a.csv.display()))?;
         }
-        eprintln!(
+        errln!(
             "resuming {}: {} of {} settings already done",
             a.csv.display(),
             skip.len(),
@@ -196,7 +207,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         };
         (target / per_setting.max(1)).max(1)
     };
-    eprintln!(
+    errln!(
         "sweep of {}: {} settings ({} to run) x {} instances, {} per engine call",
         plan.swept(),
         plan.runs.len(),
@@ -204,13 +215,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         per_setting,
         block
     );
-    let pb = ProgressBar::new((todo.len() * per_setting) as u64);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "sweep {bar:40} {pos}/{len} instances [{elapsed_precise}, eta {eta_precise}]",
-        )
-        .expect("valid template"),
-    );
+    let pb = super::progress::bar(todo.len() * per_setting, "sweep");
     for chunk in todo.chunks(block) {
         let settings: Vec<_> = chunk.iter().map(|&i| plan.runs[i].clone()).collect();
         let new = sw.run_block(&device, &settings, &|k| pb.inc(k as u64))?;
@@ -222,7 +227,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         rows.extend(new);
     }
     pb.finish_and_clear();
-    eprintln!("wrote {} rows to {}", rows.len(), a.csv.display());
+    errln!("wrote {} rows to {}", rows.len(), a.csv.display());
 
     // The best setting per file and overall.
     let mut labels: Vec<String> = Vec::new();
@@ -254,7 +259,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     )
                 })
                 .collect();
-            println!(
+            outln!(
                 "best {:<10} {:>6.2}% at {}",
                 l,
                 b.solved_pct(),
@@ -268,7 +273,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             bail!("no rows to plot");
         }
         for p in figures::write_all(&rows, dir, &a.format.formats())? {
-            println!("wrote {}", p.display());
+            outln!("wrote {}", p.display());
         }
     }
     Ok(ExitCode::SUCCESS)

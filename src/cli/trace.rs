@@ -8,6 +8,7 @@
 
 use super::batch::Algo;
 use super::ilca_args::IlcaArgs;
+use super::output::Output;
 use super::rfss_args::RfssArgs;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::ilca::trace;
@@ -49,8 +50,12 @@ pub struct Args {
     pub no_grids: bool,
 }
 
-/// The puzzle the argument names: a file's puzzle `index`, or the argument itself.
+/// The puzzle the argument names: a file's puzzle `index`, or the argument itself; the `--csv`
+/// output is checked first (before any work).
 fn load(a: &Args) -> Result<(Grid, String)> {
+    if let Some(path) = &a.csv {
+        super::output::check(&[&a.puzzle], &[Output::new("--csv", path)])?;
+    }
     if a.puzzle == "-" || std::path::Path::new(&a.puzzle).exists() {
         let f = read_puzzles(&a.puzzle, a.size)?;
         let Some(p) = f.puzzles.get(a.index) else {
@@ -119,7 +124,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let b = start.b;
     let n = b * b;
     let cells = n * n;
-    println!(
+    outln!(
         "ILCA trace of {} (puzzle {}, run {}, seed {}): steps {}, lr {}, lp {}, sr {}, restart {}, compare {:?}, tie {:?}",
         origin,
         a.index,
@@ -134,8 +139,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         params.tie
     );
     if !a.no_grids {
-        println!("puzzle ({} clues):", puzzle.clue_count());
-        print!("{}", render(puzzle.cells(), &vec![false; cells], b));
+        outln!("puzzle ({} clues):", puzzle.clue_count());
+        out!("{}", render(puzzle.cells(), &vec![false; cells], b));
     }
     let mut csv = a.csv.as_ref().map(|_| {
         let mut h = String::from("step,cell,row,col,fixed,state,changed,degree,feedback,reset");
@@ -147,7 +152,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     });
     let end = trace::record(&puzzle, &params, a.index, a.run, |s| {
         let info = &s.info;
-        println!(
+        outln!(
             "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}",
             s.step,
             info.changed,
@@ -161,7 +166,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
         );
         if !a.no_grids {
-            print!("{}", render(&s.states, &s.changed, b));
+            out!("{}", render(&s.states, &s.changed, b));
         }
         if let Some(out) = csv.as_mut() {
             for c in 0..cells {
@@ -193,11 +198,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Ok(())
     })?;
     match end.solved_at {
-        Some(s) => println!(
+        Some(s) => outln!(
             "solved at step {s} (verified against the rules and the clues): {}",
             end.grid.to_line()
         ),
-        None => println!(
+        None => outln!(
             "not solved within {} steps: {} conflicting pairs remain: {}",
             params.steps,
             end.grid.conflict_pairs(),
@@ -205,7 +210,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ),
     }
     if let (Some(path), Some(text)) = (&a.csv, csv) {
-        std::fs::write(path, text).with_context(|| format!("cannot write --csv {path}"))?;
+        Output::new("--csv", path).write(text.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -229,7 +234,7 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
     let every = a.every.unwrap_or(1000);
     let (puzzle, origin) = load(&a)?;
     let t = gpu_sudoku::rfss::trace(&puzzle, &params, every)?;
-    println!(
+    outln!(
         "RFSS trace of {origin} (puzzle {}): {} species, max generations {}, underflow {:?} below 2^-{}, sampled every {every} generations",
         a.index,
         t.species.len(),
@@ -237,16 +242,20 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
         params.underflow,
         params.underflow_log2,
     );
-    println!(
+    outln!(
         "{:>10}  {:>9}  {:>13}  {:>11}  {:>11}",
-        "generation", "conflicts", "alive species", "max p", "min p > 0"
+        "generation",
+        "conflicts",
+        "alive species",
+        "max p",
+        "min p > 0"
     );
     for k in 0..t.generations.len() {
         let p = &t.proportions[k];
         let alive: Vec<f32> = p.iter().copied().filter(|&v| v > 0.0).collect();
         let max = alive.iter().copied().fold(0.0f32, f32::max);
         let min = alive.iter().copied().fold(f32::INFINITY, f32::min);
-        println!(
+        outln!(
             "{:>10}  {:>9}  {:>13}  {:>11.3e}  {:>11.3e}",
             t.generations[k],
             t.conflicts[k],
@@ -257,20 +266,20 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
     }
     let o = &t.outcome;
     match o.solved_at {
-        Some(g) if o.solved() => println!(
+        Some(g) if o.solved() => outln!(
             "solved: the read-off is a valid grid from generation {g} (verified against the rules and the clues): {}",
             o.grid
         ),
-        _ => println!(
+        _ => outln!(
             "not solved after {} generations: {} conflicts in the read-off: {}",
             o.generations, o.conflicts, o.grid
         ),
     }
     if let Some(path) = &a.csv {
-        let f =
-            std::fs::File::create(path).with_context(|| format!("cannot create --csv {path}"))?;
-        gpu_sudoku::rfss::write_trace_csv(&t, std::io::BufWriter::new(f))?;
-        eprintln!(
+        let mut text = Vec::new();
+        gpu_sudoku::rfss::write_trace_csv(&t, &mut text)?;
+        Output::new("--csv", path).write(&text)?;
+        errln!(
             "{} samples of {} species written to {path}",
             t.generations.len(),
             t.species.len()

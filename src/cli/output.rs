@@ -1,0 +1,287 @@
+//! Everything the command line writes. Standard output and error never panic: a closed pipe
+//! (`| head`, `| true`) or a full device is remembered, later output is dropped, the work goes
+//! on and the requested files are still written; the process then exits as Unix tools do
+//! (141 for a closed pipe, 1 for another error). Output files are checked (and their folder
+//! created) before any work starts, and written atomically: a temporary file in the same folder,
+//! then a rename, so a crash never leaves a half file that looks complete.
+
+use anyhow::{bail, Context, Result};
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The first error each standard stream met, if any.
+static STDOUT_ERROR: Mutex<Option<ErrorKind>> = Mutex::new(None);
+static STDERR_ERROR: Mutex<Option<ErrorKind>> = Mutex::new(None);
+
+fn guarded_write(stream: &mut dyn Write, failed: &Mutex<Option<ErrorKind>>, text: &str) {
+    let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
+    if f.is_some() {
+        return;
+    }
+    if let Err(e) = stream
+        .write_all(text.as_bytes())
+        .and_then(|()| stream.flush())
+    {
+        *f = Some(e.kind());
+    }
+}
+
+/// Writes `text` to standard output (see the module docs for failures).
+pub fn stdout(text: &str) {
+    guarded_write(&mut std::io::stdout().lock(), &STDOUT_ERROR, text);
+}
+
+/// Writes `text` to standard error (see the module docs for failures).
+pub fn stderr(text: &str) {
+    guarded_write(&mut std::io::stderr().lock(), &STDERR_ERROR, text);
+}
+
+/// The exit code the standard streams call for at the end: `None` when both took everything.
+pub fn stream_exit_code() -> Option<u8> {
+    let out = *STDOUT_ERROR.lock().unwrap_or_else(|e| e.into_inner());
+    let err = *STDERR_ERROR.lock().unwrap_or_else(|e| e.into_inner());
+    match (out, err) {
+        (None, None) => None,
+        (Some(ErrorKind::BrokenPipe), _) | (None, Some(ErrorKind::BrokenPipe)) => Some(141),
+        (Some(kind), _) => {
+            stderr(&format!("error: cannot write to standard output: {kind}\n"));
+            Some(1)
+        }
+        (None, Some(_)) => Some(1),
+    }
+}
+
+/// Where one output goes: a file, or standard output for `-`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Stdout,
+    File(PathBuf),
+}
+
+/// One output a command was asked for: the flag that named it and where it goes.
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub flag: &'static str,
+    pub target: Target,
+}
+
+impl Output {
+    pub fn new(flag: &'static str, path: &str) -> Output {
+        Output {
+            flag,
+            target: if path == "-" {
+                Target::Stdout
+            } else {
+                Target::File(PathBuf::from(path))
+            },
+        }
+    }
+
+    /// Writes `contents` (atomically for a regular file; see the module docs).
+    pub fn write(&self, contents: &[u8]) -> Result<()> {
+        match &self.target {
+            Target::Stdout => {
+                stdout(&String::from_utf8_lossy(contents));
+                Ok(())
+            }
+            Target::File(path) => write_file(path, contents)
+                .with_context(|| format!("{} {}", self.flag, path.display())),
+        }
+    }
+}
+
+/// The same file, whether named the same way or not (both exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// A path next to `path`, in the same folder, for writing before the rename.
+fn temporary_beside(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.gpu-sudoku-{}.tmp", std::process::id()))
+}
+
+/// Checks, before any work, every output a command was asked for: no two on one path (and at
+/// most one on standard output), none onto an input file, every folder existing or created,
+/// every file writable (a regular file: a temporary file can be made beside it; a device: it
+/// takes a byte now). Fails with the flag and the reason.
+pub fn check(inputs: &[&str], outputs: &[Output]) -> Result<()> {
+    for (i, o) in outputs.iter().enumerate() {
+        for earlier in &outputs[..i] {
+            let clash = match (&o.target, &earlier.target) {
+                (Target::Stdout, Target::Stdout) => true,
+                (Target::File(a), Target::File(b)) => a == b || same_file(a, b),
+                _ => false,
+            };
+            if clash {
+                bail!(
+                    "{} and {} name the same output ({}): give each its own",
+                    earlier.flag,
+                    o.flag,
+                    describe(&o.target)
+                );
+            }
+        }
+        let Target::File(path) = &o.target else {
+            continue;
+        };
+        for input in inputs.iter().filter(|&&p| p != "-") {
+            if same_file(path, Path::new(input)) || path == Path::new(input) {
+                bail!(
+                    "{} {} would overwrite the input file {input}: write the output elsewhere",
+                    o.flag,
+                    path.display()
+                );
+            }
+        }
+        check_writable(path).with_context(|| format!("{} {}", o.flag, path.display()))?;
+    }
+    Ok(())
+}
+
+fn describe(t: &Target) -> String {
+    match t {
+        Target::Stdout => "standard output".into(),
+        Target::File(p) => p.display().to_string(),
+    }
+}
+
+/// The folder is made if missing; the file (or a temporary file beside it) can be written.
+fn check_writable(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("is a folder, not a file");
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            // A device or pipe: written in place, so probe it (a terminal is left alone).
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .context("cannot open it for writing")?;
+            use std::io::IsTerminal;
+            if is_char_device(&m) && !f.is_terminal() {
+                f.write_all(b"\n").context("cannot write to it")?;
+            }
+            Ok(())
+        }
+        _ => {
+            let tmp = temporary_beside(path);
+            std::fs::File::create(&tmp).context("cannot create a file in its folder")?;
+            std::fs::remove_file(&tmp).ok();
+            if path.exists() {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .context("cannot open it for writing")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A character device (/dev/null, /dev/full, a terminal).
+#[cfg(unix)]
+fn is_char_device(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    m.file_type().is_char_device()
+}
+
+#[cfg(not(unix))]
+fn is_char_device(_: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// Writes `contents` to `path`: a regular (or new) file through a temporary file beside it and
+/// a rename; anything else (a device, a pipe) in place.
+pub fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+    let regular = std::fs::metadata(path).map_or(true, |m| m.is_file());
+    if !regular {
+        let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+        f.write_all(contents)?;
+        return Ok(f.flush()?);
+    }
+    let tmp = temporary_beside(path);
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        std::fs::remove_file(&tmp).ok();
+    }
+    Ok(result?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("gpu-sudoku-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn outputs_are_checked_before_work() {
+        let d = dir("check");
+        let input = d.join("in.txt");
+        std::fs::write(&input, "x").unwrap();
+        let s = |p: &Path| p.to_str().unwrap().to_string();
+        let out = |flag, p: &Path| Output::new(flag, &s(p));
+        let e = check(&[&s(&input)], &[out("--json", &input)]).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("would overwrite the input file"),
+            "{e:#}"
+        );
+        let same = d.join("a.json");
+        let e = check(&[], &[out("--json", &same), out("--csv", &same)]).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("--json and --csv name the same output"),
+            "{e:#}"
+        );
+        let e = check(
+            &[],
+            &[Output::new("--json", "-"), Output::new("--csv", "-")],
+        )
+        .unwrap_err();
+        assert!(format!("{e:#}").contains("standard output"), "{e:#}");
+        let e = check(&[], &[out("--json", &d)]).unwrap_err();
+        assert!(format!("{e:#}").contains("is a folder"), "{e:#}");
+        // A missing folder is created, the file itself not yet.
+        let deep = d.join("new/sub/r.json");
+        check(&[], &[out("--json", &deep)]).unwrap();
+        assert!(deep.parent().unwrap().is_dir() && !deep.exists());
+        if Path::new("/dev/full").exists() {
+            let e = check(&[], &[Output::new("--json", "/dev/full")]).unwrap_err();
+            assert!(format!("{e:#}").contains("cannot write"), "{e:#}");
+        }
+        check(&[], &[Output::new("--json", "/dev/null")]).unwrap();
+        std::fs::remove_dir_all(&d).ok();
+    }
+
+    #[test]
+    fn files_are_replaced_whole() {
+        let d = dir("atomic");
+        let p = d.join("r.csv");
+        std::fs::write(&p, "old contents that are longer").unwrap();
+        write_file(&p, b"new").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        let left: Vec<_> = std::fs::read_dir(&d).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file is left behind");
+        std::fs::remove_dir_all(&d).ok();
+    }
+}

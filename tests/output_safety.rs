@@ -1,0 +1,221 @@
+//! Nothing is lost and nothing panics when the outputs misbehave: a closed pipe or a full
+//! device on standard output still leaves the requested files written; outputs are checked
+//! before any work; `--json -` is the same report as `--json FILE`; stderr carries only the
+//! project's own lines, even without XDG_RUNTIME_DIR.
+
+mod common;
+use common::{bin, temp_dir};
+use std::process::{Output, Stdio};
+
+/// Runs the binary with standard output connected to a pipe whose reader is already closed.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    bin()
+        .args(args)
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+fn parses(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_closed_pipe_still_writes_the_files_and_exits_like_unix_tools() {
+    let d = temp_dir("closed-pipe");
+    let json = d.join("o.json");
+    let csv = d.join("o.csv");
+    for algo in ["ilca", "rfss"] {
+        let _ = std::fs::remove_file(&json);
+        let out = with_closed_stdout(&[
+            "batch",
+            "puzzles/classic.txt",
+            "--algo",
+            algo,
+            "--backend",
+            "cpu",
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{algo}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(parses(&json)["files"][0]["path"], "puzzles/classic.txt");
+        assert!(std::fs::read_to_string(&csv).unwrap().lines().count() > 1);
+    }
+    let trace_csv = d.join("t.csv");
+    for args in [
+        vec![
+            "trace",
+            "puzzles/classic.txt",
+            "--csv",
+            trace_csv.to_str().unwrap(),
+        ],
+        vec![
+            "compare",
+            "puzzles/classic.txt",
+            "--algos",
+            "mrv",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+        vec!["rfss", "puzzles/classic.txt", "--backend", "cpu"],
+        vec!["adapters"],
+    ] {
+        let out = with_closed_stdout(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            matches!(out.status.code(), Some(141) | Some(1)),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(std::fs::read_to_string(&trace_csv)
+        .unwrap()
+        .starts_with("step,cell"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_full_stdout_is_an_error_after_the_files_are_written() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let d = temp_dir("full");
+    let json = d.join("o.json");
+    let out = bin()
+        .args(["batch", "puzzles/classic.txt", "--backend", "cpu", "--json"])
+        .arg(&json)
+        .stdout(Stdio::from(std::fs::File::create("/dev/full").unwrap()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write to standard output"), "{err}");
+    assert_eq!(parses(&json)["runs"], 10);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn outputs_are_refused_before_any_work() {
+    let d = temp_dir("refused");
+    let input = d.join("p.txt");
+    std::fs::copy("puzzles/classic.txt", &input).unwrap();
+    let p = input.to_str().unwrap();
+    let same = d.join("x.out");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["batch", p, "--json", p],
+            "would overwrite the input file",
+        ),
+        (
+            vec![
+                "batch",
+                p,
+                "--json",
+                same.to_str().unwrap(),
+                "--csv",
+                same.to_str().unwrap(),
+            ],
+            "--json and --csv name the same output",
+        ),
+        (
+            vec!["batch", p, "--json", d.to_str().unwrap()],
+            "is a folder",
+        ),
+        (
+            vec!["trace", p, "--csv", p],
+            "would overwrite the input file",
+        ),
+        (
+            vec!["compare", p, "--csv", p],
+            "would overwrite the input file",
+        ),
+        (
+            vec!["sweep", p, "--sr", "1:2:1", "--csv", p],
+            "would overwrite the input file",
+        ),
+    ];
+    if std::path::Path::new("/dev/full").exists() {
+        let out = common::run(&["batch", p, "--json", "/dev/full"]);
+        assert!(common::fails(&out).contains("--json /dev/full: cannot write to it"));
+    }
+    for (args, msg) in cases {
+        let t = std::time::Instant::now();
+        let err = common::fails(&common::run(&args));
+        assert!(err.contains(msg), "{args:?}: {err}");
+        assert!(
+            t.elapsed().as_secs() < 10,
+            "{args:?} should fail before running"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&input).unwrap(),
+        std::fs::read_to_string("puzzles/classic.txt").unwrap(),
+        "the input is untouched"
+    );
+    // A missing folder is created.
+    let deep = d.join("new/dir/r.json");
+    common::ok(&common::run(&[
+        "batch",
+        p,
+        "--runs",
+        "1",
+        "--backend",
+        "cpu",
+        "--json",
+        deep.to_str().unwrap(),
+    ]));
+    assert_eq!(parses(&deep)["runs"], 1);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn json_to_stdout_is_the_json_file() {
+    let d = temp_dir("json-stdout");
+    let file = d.join("r.json");
+    let args = [
+        "batch",
+        "puzzles/classic.txt",
+        "--runs",
+        "3",
+        "--backend",
+        "cpu",
+    ];
+    let to_stdout = common::run(&[&args[..], &["--json", "-"]].concat());
+    let mut a: serde_json::Value = serde_json::from_str(&common::ok(&to_stdout)).unwrap();
+    assert!(
+        String::from_utf8_lossy(&to_stdout.stderr).contains("solved"),
+        "the table goes to stderr"
+    );
+    common::ok(&common::run(
+        &[&args[..], &["--json", file.to_str().unwrap()]].concat(),
+    ));
+    let mut b = parses(&file);
+    common::strip_where_and_when(&mut a);
+    common::strip_where_and_when(&mut b);
+    assert_eq!(a, b);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn stderr_has_only_our_lines_without_xdg_runtime_dir() {
+    let out = bin()
+        .env_remove("XDG_RUNTIME_DIR")
+        .args(["batch", "puzzles/classic.txt", "--runs", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for line in err.lines() {
+        assert!(
+            line.starts_with("note: "),
+            "a line that is not ours: {line}"
+        );
+    }
+}
