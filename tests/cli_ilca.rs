@@ -57,17 +57,23 @@ fn sixteen() -> String {
 /// Writes the test files: a 9x9 file (comment, classic, two easy ones) and a 16x16 file.
 fn files() -> (String, String) {
     let nine = tmp("nine.txt");
-    std::fs::write(
+    // Tests run in parallel and share these files: write them whole (temporary file, rename),
+    // so that no test reads one half written.
+    let write = |path: &PathBuf, text: String| {
+        let part = path.with_extension(format!("part{:?}", std::thread::current().id()));
+        std::fs::write(&part, text).unwrap();
+        std::fs::rename(&part, path).unwrap();
+    };
+    write(
         &nine,
         format!(
             "# test puzzles\n{CLASSIC}\n\n{} d=0.1\n{}\n",
             blanked(9, 4),
             blanked(5, 2)
         ),
-    )
-    .unwrap();
+    );
     let big = tmp("sixteen.txt");
-    std::fs::write(&big, format!("{}\n", sixteen())).unwrap();
+    write(&big, format!("{}\n", sixteen()));
     (
         nine.to_string_lossy().into_owned(),
         big.to_string_lossy().into_owned(),
@@ -164,7 +170,10 @@ fn batch_json_holds_every_instance_and_every_solution_is_valid() {
     assert_eq!(v["overall"]["instances"], 12);
     let csv = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv.lines().count(), 13);
-    assert!(csv.starts_with("file,label,puzzle,line,run,solved,steps,grid\n"));
+    assert!(
+        csv.starts_with("file,label,puzzle,line,run,solved,steps,grid,compare,lp,lr,"),
+        "{csv}"
+    );
 }
 
 #[test]
@@ -195,7 +204,11 @@ fn json_does_not_depend_on_the_thread_count() {
             c.env("RAYON_NUM_THREADS", t);
         }
         let out = c.output().unwrap();
-        assert!(out.status.success());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         strip_timing(&mut v);
         v
@@ -219,7 +232,7 @@ fn bad_parameters_fail_with_clear_messages() {
             &["--restart", "300"],
             "--restart: 300 is larger than the step limit 250",
         ),
-        (&["--runs", "0"], "--runs must be at least 1"),
+        (&["--runs", "0"], "invalid value '0' for '--runs <RUNS>'"),
         (&["--steps", "0"], "--steps: must be between"),
         (
             &["--penalty-floor", "1"],

@@ -56,8 +56,15 @@ fn compare_writes_json_and_csv() {
     assert_eq!(by("backtrack")["median_iterations"], 300.0);
     assert_eq!(by("ga-fps-uniform-swap")["unit"], "generations");
     assert!(rows.iter().all(|r| r["attempts"] == 2));
+    // One CSV row (and one JSON record) per attempt: 8 algorithms × 1 puzzle × 2 runs.
     let text = std::fs::read_to_string(&csv).unwrap();
-    assert_eq!(text.lines().count(), 9);
+    assert_eq!(text.lines().count(), 1 + 16);
+    assert!(text.starts_with("algo,file,puzzle,run,solved,iterations,unit,seconds\n"));
+    assert_eq!(v["attempts"].as_array().unwrap().len(), 16);
+    assert_eq!(v["tool"], "gpu-sudoku");
+    assert!(v["command"].is_array() && v["schema"].is_number());
+    assert_eq!(v["params"]["settings"]["ilca"]["steps"], 300);
+    assert!(by("mrv")["tts99"]["steps"].as_f64().unwrap() > 0.0);
     assert!(String::from_utf8_lossy(&out.stdout).contains("ilca"));
 }
 

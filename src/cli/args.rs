@@ -130,3 +130,11 @@ pub fn print_table(reports: &ReportArgs, text: &str) {
         super::output::stdout(text);
     }
 }
+
+/// Standard input can be read once: a command given `-` twice would get nothing the second time.
+pub fn refuse_stdin_twice(paths: &[&str]) -> anyhow::Result<()> {
+    if paths.iter().filter(|&&p| p == "-").count() > 1 {
+        anyhow::bail!("`-` (standard input) is given more than once; it can be read only once");
+    }
+    Ok(())
+}

@@ -98,11 +98,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let mismatches = c_res.iter().zip(&g_res).filter(|(x, y)| x != y).count();
 
     outln!(
-        "batch: {} puzzles x {} runs = {total} instances of {n}x{n}, {} steps max, params {:?}",
+        "batch: {} puzzles x {} runs = {total} instances of {n}x{n}; {}",
         puzzles.len(),
         a.runs,
-        params.steps,
-        params,
+        super::ilca_args::describe(&params, a.ilca.preset_name(&params)),
         n = puzzles[0].side()
     );
     outln!(

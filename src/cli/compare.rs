@@ -1,13 +1,25 @@
 //! `gpu-sudoku compare FILE... --algos …`: the classic baselines, ILCA and RFSS (CPU) side by
-//! side on the same puzzles: solved %, wall time per puzzle and iterations per algorithm × file.
+//! side on the same puzzles: per algorithm × file the solved %, its 95% interval, the
+//! time-to-solution, the time per attempt and the iterations; `--json`/`--csv` hold every
+//! attempt.
+//!
+//! Algorithm names: the baselines' (`backtrack`, `mrv`, `astar…`, `ga…`, `sa`, `hc`, …),
+//! `ilca` (the `--preset` and ILCA options, Algorithm 1 by default), `ilca-PRESET` (a preset by
+//! name, e.g. `ilca-table6`, `ilca-improved`), `rfss` (plain), `rfss-propagate`, `rfss-mrv` (the
+//! labelled enhancements).
 
 use super::args::{print_table, ReportArgs};
+use super::ilca_args::preset_parser;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::baselines::{self, Budget};
+use gpu_sudoku::choice::Choice;
+use gpu_sudoku::ilca::presets::{self, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
 use gpu_sudoku::puzzle::{read_puzzles, Grid};
-use gpu_sudoku::rfss::{self, RfssParams};
+use gpu_sudoku::report::batch::{csv_field, SCHEMA};
+use gpu_sudoku::report::stats::{tts99, wilson95, Tts};
+use gpu_sudoku::rfss::{self, Enhancement, RfssParams};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::process::ExitCode;
@@ -19,25 +31,31 @@ pub struct Args {
     #[arg(required = true)]
     pub files: Vec<String>,
     /// Comma-separated algorithms: backtrack, mrv, astar, astar-small, astar-big,
-    /// astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, ilca, rfss.
+    /// astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, ilca, ilca-PRESET
+    /// (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv.
     #[arg(long, default_value = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss")]
     pub algos: String,
     /// Attempts per puzzle (stochastic algorithms get a different seed per attempt).
-    #[arg(long, default_value_t = 1)]
-    pub runs: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
     /// Wall-clock budget per attempt in milliseconds for the baselines (ILCA and RFSS stop on
     /// their step limits only; MRV on its node limit only). 0 = no time limit.
     #[arg(long, default_value_t = 2000)]
     pub budget_ms: u64,
-    /// Iteration limit per attempt (nodes, trials, generations or steps). ILCA defaults to 250
-    /// steps and RFSS to 100000 generations when it is not given.
-    #[arg(long)]
+    /// Iteration limit per attempt (nodes, trials, generations or steps); it replaces the step
+    /// limit of every ILCA setting and the generation limit of RFSS (100000) when given.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_iterations: Option<u64>,
+    /// Seed of every stochastic algorithm.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Force the grid side instead of detecting it.
     #[arg(long)]
     pub size: Option<usize>,
+    /// The ILCA setting of the `ilca` entry (the paper's Algorithm 1 by default); other
+    /// presets run side by side as `ilca-PRESET` entries of --algos.
+    #[arg(long, value_parser = preset_parser(), value_name = "NAME")]
+    pub preset: Option<&'static Preset>,
     #[command(flatten)]
     pub reports: ReportArgs,
 }
@@ -54,19 +72,51 @@ pub struct Row {
     pub attempts: usize,
     pub solved: usize,
     pub solved_pct: f64,
+    /// Wilson 95% interval of `solved_pct`, in percent.
+    pub solved_pct_95: Option<[f64; 2]>,
+    /// Time to solution at 99% confidence, in iterations (docs: report::stats).
+    pub tts99: Option<Tts>,
+    /// TTS99 in seconds: TTS99 iterations at the mean time per iteration of the attempts.
+    pub tts99_s: Option<f64>,
     pub median_ms: f64,
     pub mean_ms: f64,
     pub median_iterations: f64,
     pub mean_iterations: f64,
 }
 
+/// One attempt, as the CSV and the JSON record it.
+#[derive(Clone, Debug, Serialize)]
+struct AttemptRecord {
+    algo: String,
+    file: String,
+    puzzle: usize,
+    run: usize,
+    solved: bool,
+    iterations: u64,
+    unit: String,
+    seconds: f64,
+}
+
 #[derive(Serialize)]
 struct Report<'a> {
+    tool: &'static str,
+    version: &'static str,
+    schema: u32,
+    command: Vec<String>,
+    params: Params,
+    rows: &'a [Row],
+    attempts: &'a [AttemptRecord],
+}
+
+#[derive(Serialize)]
+struct Params {
+    algos: Vec<String>,
     seed: u64,
     runs: usize,
     budget_ms: u64,
     max_iterations: Option<u64>,
-    rows: &'a [Row],
+    /// The parameters of each ILCA and RFSS entry of `algos`, by name.
+    settings: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// (solved, iterations, wall time) of one attempt.
@@ -74,26 +124,66 @@ type Outcome = (bool, u64, Duration);
 
 enum Algo {
     Baseline(String),
-    Ilca,
-    Rfss,
+    Ilca(String, IlcaParams),
+    Rfss(String, RfssParams),
 }
 
-fn parse_algos(s: &str) -> Result<Vec<Algo>> {
+impl Algo {
+    fn name(&self) -> &str {
+        match self {
+            Algo::Baseline(n) | Algo::Ilca(n, _) | Algo::Rfss(n, _) => n,
+        }
+    }
+}
+
+fn parse_algos(s: &str, ilca: &IlcaParams, rfss: &RfssParams) -> Result<Vec<Algo>> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
-        out.push(match name {
-            "ilca" => Algo::Ilca,
-            "rfss" => Algo::Rfss,
-            other => {
-                // Validates the name (and GA combination) now, before any work.
-                if other != "astar-weighted" {
-                    if let Err(e) = baselines::by_name(other, &[]) {
-                        bail!("--algos: {e}, ilca, rfss");
-                    }
+        let algo = if name == "ilca" {
+            Algo::Ilca(name.into(), ilca.clone())
+        } else if let Some(p) = name.strip_prefix("ilca-") {
+            let Some(preset) = presets::by_name(p) else {
+                bail!(
+                    "--algos: no ILCA preset `{p}`; presets: {}",
+                    presets::PRESETS
+                        .iter()
+                        .map(|p| p.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            };
+            let params = IlcaParams {
+                seed: ilca.seed,
+                ..preset.params()
+            };
+            Algo::Ilca(name.into(), params)
+        } else if name == "rfss" {
+            Algo::Rfss(name.into(), rfss.clone())
+        } else if let Some(e) = name.strip_prefix("rfss-") {
+            let Some(enhancement) = Enhancement::from_name(e).filter(|e| *e != Enhancement::Off)
+            else {
+                bail!("--algos: `{name}`: RFSS variants are rfss-propagate and rfss-mrv");
+            };
+            Algo::Rfss(
+                name.into(),
+                RfssParams {
+                    enhancement,
+                    ..rfss.clone()
+                },
+            )
+        } else {
+            // Validates the name (and GA combination) now, before any work.
+            if name != "astar-weighted" {
+                if let Err(e) = baselines::by_name(name, &[]) {
+                    bail!("--algos: {e}, ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv");
                 }
-                Algo::Baseline(other.to_string())
             }
-        });
+            Algo::Baseline(name.into())
+        };
+        if out.iter().any(|a: &Algo| a.name() == algo.name()) {
+            bail!("--algos names `{name}` twice");
+        }
+        out.push(algo);
     }
     if out.is_empty() {
         bail!("--algos is empty; give a comma-separated list such as backtrack,mrv,ilca");
@@ -119,6 +209,14 @@ fn row(file: &str, algo: &str, unit: &str, puzzles: usize, runs: usize, r: &[Out
     let mut ms: Vec<f64> = r.iter().map(|x| x.2.as_secs_f64() * 1e3).collect();
     let mut it: Vec<f64> = r.iter().map(|x| x.1 as f64).collect();
     let n = r.len().max(1) as f64;
+    let solved_at: Vec<u32> = r
+        .iter()
+        .filter(|x| x.0)
+        .map(|x| x.1.min(u32::MAX as u64) as u32)
+        .collect();
+    let tts = tts99(&solved_at, r.len());
+    let iterations: f64 = it.iter().sum();
+    let seconds: f64 = ms.iter().sum::<f64>() / 1e3;
     Row {
         file: file.to_string(),
         algo: algo.to_string(),
@@ -128,88 +226,94 @@ fn row(file: &str, algo: &str, unit: &str, puzzles: usize, runs: usize, r: &[Out
         attempts: r.len(),
         solved,
         solved_pct: 100.0 * solved as f64 / n,
+        solved_pct_95: wilson95(solved, r.len()).map(|(lo, hi)| [100.0 * lo, 100.0 * hi]),
+        tts99: tts,
+        tts99_s: tts
+            .filter(|_| iterations > 0.0)
+            .map(|t| t.steps * seconds / iterations),
         mean_ms: ms.iter().sum::<f64>() / n,
         median_ms: median(&mut ms),
-        mean_iterations: it.iter().sum::<f64>() / n,
+        mean_iterations: iterations / n,
         median_iterations: median(&mut it),
     }
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
-    if a.runs == 0 {
-        bail!("--runs must be at least 1");
-    }
-    if a.max_iterations == Some(0) {
-        bail!("--max-iterations must be at least 1 (or left out)");
-    }
     if a.budget_ms == 0 && a.max_iterations.is_none() {
         bail!("give a time budget (--budget-ms) or --max-iterations: local search may never end");
     }
-    let algos = parse_algos(&a.algos)?;
+    let runs = a.runs as usize;
     let budget = Budget {
         max_iterations: a.max_iterations,
         max_time: (a.budget_ms > 0).then(|| Duration::from_millis(a.budget_ms)),
     };
+    let limit = |what: &str| -> Result<Option<u32>> {
+        a.max_iterations
+            .map(u32::try_from)
+            .transpose()
+            .with_context(|| format!("--max-iterations is too large for {what}"))
+    };
+    let ilca_steps = limit("ILCA steps")?;
     let ilca = IlcaParams {
-        steps: a
-            .max_iterations
-            .map_or(Ok(250), u32::try_from)
-            .context("--max-iterations is too large for ILCA steps")?,
         seed: a.seed,
-        ..IlcaParams::default()
+        ..a.preset.map_or_else(IlcaParams::default, Preset::params)
     };
     let rfss_params = RfssParams {
-        max_generations: a
-            .max_iterations
-            .map_or(Ok(RfssParams::default().max_generations), u32::try_from)
-            .context("--max-iterations is too large for RFSS generations")?,
+        max_generations: limit("RFSS generations")?
+            .unwrap_or(RfssParams::default().max_generations),
         ..RfssParams::default()
     };
-    if algos.iter().any(|x| matches!(x, Algo::Ilca)) {
-        ilca.validate()?;
-    }
-    if algos.iter().any(|x| matches!(x, Algo::Rfss)) {
-        rfss_params.validate()?;
+    let mut algos = parse_algos(&a.algos, &ilca, &rfss_params)?;
+    for algo in &mut algos {
+        match algo {
+            Algo::Ilca(_, p) => {
+                p.steps = ilca_steps.unwrap_or(p.steps);
+                p.validate()?;
+            }
+            Algo::Rfss(_, p) => p.validate()?,
+            Algo::Baseline(_) => {}
+        }
     }
     let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();
+    super::args::refuse_stdin_twice(&input_paths)?;
     a.reports.check(&input_paths)?;
     let files = a
         .files
         .iter()
         .map(|f| read_puzzles(f, a.size).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
-    let total: usize = files.iter().map(|f| f.puzzles.len()).sum::<usize>() * a.runs * algos.len();
+    let total: usize = files.iter().map(|f| f.puzzles.len()).sum::<usize>() * runs * algos.len();
     let pb = super::progress::bar(total, "compare");
     let tick = || pb.inc(1);
     let mut rows = Vec::new();
+    let mut records = Vec::new();
     for file in &files {
         let grids: Vec<Grid> = file.puzzles.iter().map(|p| p.grid.clone()).collect();
         let label = file.label();
-        let attempts = grids.len() * a.runs;
+        let attempts = grids.len() * runs;
         for algo in &algos {
-            let (name, unit, r): (String, String, Vec<Outcome>) = match algo {
+            let (unit, r): (String, Vec<Outcome>) = match algo {
                 Algo::Baseline(name) => {
                     let b = baselines::by_name(name, &grids)?;
-                    let r =
-                        baselines::run_batch(b.as_ref(), &grids, a.runs, a.seed, &budget, &tick)
-                            .into_iter()
-                            .map(|x| (x.solved, x.iterations, x.elapsed))
-                            .collect();
-                    (b.name().to_string(), b.unit().to_string(), r)
+                    let r = baselines::run_batch(b.as_ref(), &grids, runs, a.seed, &budget, &tick)
+                        .into_iter()
+                        .map(|x| (x.solved, x.iterations, x.elapsed))
+                        .collect();
+                    (b.unit().to_string(), r)
                 }
                 // Each attempt runs alone through the CPU runner, so that it is timed alone.
-                Algo::Ilca => {
+                Algo::Ilca(_, params) => {
                     let r = (0..attempts)
                         .into_par_iter()
                         .map(|i| {
                             let t = Instant::now();
                             let batch = Batch {
                                 puzzles: &grids,
-                                settings: std::slice::from_ref(&ilca),
+                                settings: std::slice::from_ref(params),
                                 instances: vec![Instance {
                                     setting: 0,
-                                    puzzle: i / a.runs,
-                                    run: i % a.runs,
+                                    puzzle: i / runs,
+                                    run: i % runs,
                                 }],
                             };
                             let res = ilca::run::run(&Device::Cpu, &batch, &|_| {})?.remove(0);
@@ -217,18 +321,19 @@ pub fn run(a: Args) -> Result<ExitCode> {
                             Ok((res.solved, res.steps as u64, t.elapsed()))
                         })
                         .collect::<Result<Vec<_>>>()?;
-                    ("ilca".into(), "steps".into(), r)
+                    ("steps".into(), r)
                 }
-                Algo::Rfss => {
+                // RFSS is deterministic: every run of a puzzle is the same run, timed again.
+                Algo::Rfss(_, params) => {
                     let r = (0..attempts)
                         .into_par_iter()
                         .map(|i| {
-                            let p = i / a.runs;
+                            let p = i / runs;
                             let t = Instant::now();
                             let o = rfss::run::run(
                                 &Device::Cpu,
                                 std::slice::from_ref(&grids[p]),
-                                &rfss_params,
+                                params,
                                 &|_| {},
                             )?
                             .remove(0);
@@ -237,40 +342,68 @@ pub fn run(a: Args) -> Result<ExitCode> {
                             Ok((res.solved, res.steps as u64, t.elapsed()))
                         })
                         .collect::<Result<Vec<_>>>()?;
-                    ("rfss".into(), "generations".into(), r)
+                    ("generations".into(), r)
                 }
             };
-            rows.push(row(&label, &name, &unit, grids.len(), a.runs, &r));
+            for (i, o) in r.iter().enumerate() {
+                records.push(AttemptRecord {
+                    algo: algo.name().into(),
+                    file: label.clone(),
+                    puzzle: i / runs,
+                    run: i % runs,
+                    solved: o.0,
+                    iterations: o.1,
+                    unit: unit.clone(),
+                    seconds: o.2.as_secs_f64(),
+                });
+            }
+            rows.push(row(&label, algo.name(), &unit, grids.len(), runs, &r));
         }
     }
     pb.finish_and_clear();
     print_table(&a.reports, &table(&rows));
+    let settings = algos
+        .iter()
+        .filter_map(|algo| {
+            let v = match algo {
+                Algo::Baseline(_) => return None,
+                Algo::Ilca(_, p) => serde_json::to_value(p),
+                Algo::Rfss(_, p) => serde_json::to_value(p),
+            };
+            Some(v.map(|v| (algo.name().to_string(), v)))
+        })
+        .collect::<Result<_, _>>()?;
     let report = Report {
-        seed: a.seed,
-        runs: a.runs,
-        budget_ms: a.budget_ms,
-        max_iterations: a.max_iterations,
+        tool: "gpu-sudoku",
+        version: env!("CARGO_PKG_VERSION"),
+        schema: SCHEMA,
+        command: std::env::args().collect(),
+        params: Params {
+            algos: algos.iter().map(|x| x.name().to_string()).collect(),
+            seed: a.seed,
+            runs,
+            budget_ms: a.budget_ms,
+            max_iterations: a.max_iterations,
+            settings,
+        },
         rows: &rows,
+        attempts: &records,
     };
     a.reports.write(
         || Ok(serde_json::to_string_pretty(&report)? + "\n"),
         || {
-            let mut s = String::from("file,algo,unit,puzzles,runs,attempts,solved,solved_pct,median_ms,mean_ms,median_iterations,mean_iterations\n");
-            for r in &rows {
+            let mut s = String::from("algo,file,puzzle,run,solved,iterations,unit,seconds\n");
+            for r in &records {
                 s += &format!(
-                    "{},{},{},{},{},{},{},{:.2},{:.4},{:.4},{},{:.2}\n",
-                    r.file,
-                    r.algo,
-                    r.unit,
-                    r.puzzles,
-                    r.runs,
-                    r.attempts,
+                    "{},{},{},{},{},{},{},{}\n",
+                    csv_field(&r.algo),
+                    csv_field(&r.file),
+                    r.puzzle,
+                    r.run,
                     r.solved,
-                    r.solved_pct,
-                    r.median_ms,
-                    r.mean_ms,
-                    r.median_iterations,
-                    r.mean_iterations
+                    r.iterations,
+                    r.unit,
+                    r.seconds
                 );
             }
             s
@@ -281,16 +414,28 @@ pub fn run(a: Args) -> Result<ExitCode> {
 
 fn table(rows: &[Row]) -> String {
     let mut t = format!(
-        "{:<28} {:<28} {:>9} {:>8} {:>11} {:>11} {:>12} {:<11}\n",
-        "file", "algorithm", "attempts", "solved%", "median ms", "mean ms", "median iter", "unit"
+        "{:<24} {:<22} {:>8} {:>8} {:>13} {:>11} {:>11} {:>11} {:>11} {:<11}\n",
+        "file",
+        "algorithm",
+        "attempts",
+        "solved%",
+        "95% interval",
+        "TTS99 iter",
+        "median ms",
+        "mean ms",
+        "median iter",
+        "unit"
     );
     for r in rows {
         t += &format!(
-            "{:<28} {:<28} {:>9} {:>8.1} {:>11.3} {:>11.3} {:>12} {:<11}\n",
+            "{:<24} {:<22} {:>8} {:>8.1} {:>13} {:>11} {:>11.3} {:>11.3} {:>11} {:<11}\n",
             r.file,
             r.algo,
             r.attempts,
             r.solved_pct,
+            r.solved_pct_95
+                .map_or("-".into(), |[lo, hi]| format!("{lo:.1}–{hi:.1}%")),
+            r.tts99.map_or("-".into(), |t| format!("{:.0}", t.steps)),
             r.median_ms,
             r.mean_ms,
             r.median_iterations,

@@ -1,103 +1,148 @@
 //! ILCA parameters on the command line, shared by every subcommand that runs ILCA (batch, trace,
-//! bench, sweep). Defaults are `IlcaParams::default()`'s, written once there.
+//! bench, sweep, compare). A preset (`--preset`, default `alg1`: the paper's Algorithm 1, which
+//! is `IlcaParams::default()`) gives every value; the options given explicitly override it.
 
 use super::args::choice;
+use gpu_sudoku::ilca::presets::{self, Preset, PRESETS};
 use gpu_sudoku::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
 
-fn defaults() -> IlcaParams {
-    IlcaParams::default()
+/// `--preset NAME`: one of the presets, listed with what each is in `--help`.
+pub fn preset_parser() -> impl clap::builder::TypedValueParser<Value = &'static Preset> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        PRESETS
+            .iter()
+            .map(|p| PossibleValue::new(p.name).help(p.about)),
+    )
+    .map(|name| presets::by_name(&name).expect("clap accepted one of the possible values"))
 }
 
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct IlcaArgs {
-    /// Maximum time-steps per run (the paper: 250).
-    #[arg(long, default_value_t = defaults().steps)]
-    pub steps: u32,
-    /// Reward learning rate lr: r = 1 + d/|N|·lr (Eq. 8; 1 = Algorithm 1).
-    #[arg(long, default_value_t = defaults().lr, allow_hyphen_values = true)]
-    pub lr: f64,
-    /// Penalty learning rate lp: p = 1 − (1 − d/|N|)·lp (Eq. 9; 1 = Algorithm 1).
-    #[arg(long, default_value_t = defaults().lp, allow_hyphen_values = true)]
-    pub lp: f64,
-    /// Selective reset every SR steps (Algorithm 3); 0 = off.
-    #[arg(long, default_value_t = defaults().sr)]
-    pub sr: u32,
+    /// Maximum time-steps per run [default: the preset's; Algorithm 1: 250].
+    #[arg(long)]
+    pub steps: Option<u32>,
+    /// Reward learning rate lr: r = 1 + d/|N|·lr (Eq. 8) [default: the preset's; Algorithm 1: 1].
+    #[arg(long, allow_hyphen_values = true)]
+    pub lr: Option<f64>,
+    /// Penalty learning rate lp: p = 1 − (1 − d/|N|)·lp (Eq. 9) [default: the preset's;
+    /// Algorithm 1: 1].
+    #[arg(long, allow_hyphen_values = true)]
+    pub lp: Option<f64>,
+    /// Selective reset every SR steps (Algorithm 3); 0 = off [default: the preset's].
+    #[arg(long)]
+    pub sr: Option<u32>,
     #[command(flatten)]
     pub fixed: IlcaFixedArgs,
 }
 
 /// The ILCA options that `sweep` never varies (shared by batch, trace, bench and sweep).
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct IlcaFixedArgs {
+    /// A named setting: the paper's tables and the improved variants (see docs/REPRODUCTION.md);
+    /// options given explicitly override its values.
+    #[arg(long, value_parser = preset_parser(), value_name = "NAME")]
+    pub preset: Option<&'static Preset>,
     /// Full restart (every free cell back to its initial weights) every RESTART steps; 0 = off.
-    /// Not in the paper (improved variant).
-    #[arg(long, default_value_t = defaults().restart)]
-    pub restart: u32,
-    /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1).
-    #[arg(long, default_value_t = defaults().penalty_floor, allow_hyphen_values = true)]
-    pub penalty_floor: f64,
-    /// Which neighbours' degrees a conflicted cell must beat to be rewarded.
-    #[arg(long, value_parser = choice::<Compare>(), default_value_t = defaults().compare)]
-    pub compare: Compare,
-    /// Tie-breaking of the argmax among digits of equal weight.
-    #[arg(long, value_parser = choice::<TieBreak>(), default_value_t = defaults().tie)]
-    pub tie: TieBreak,
-    /// When a row/column/box counts as resolved for the selective reset.
-    #[arg(long, value_parser = choice::<ResetCheck>(), default_value_t = defaults().reset_check)]
-    pub reset_check: ResetCheck,
-    /// Seed of the counter-based random draws.
-    #[arg(long, default_value_t = defaults().seed)]
-    pub seed: u64,
+    /// Not in the paper (improved variant) [default: the preset's].
+    #[arg(long)]
+    pub restart: Option<u32>,
+    /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1)
+    /// [default: 0.001].
+    #[arg(long, allow_hyphen_values = true)]
+    pub penalty_floor: Option<f64>,
+    /// Which neighbours' degrees a conflicted cell must beat to be rewarded [default: sharing].
+    #[arg(long, value_parser = choice::<Compare>())]
+    pub compare: Option<Compare>,
+    /// Tie-breaking of the argmax among digits of equal weight [default: random].
+    #[arg(long, value_parser = choice::<TieBreak>())]
+    pub tie: Option<TieBreak>,
+    /// When a row/column/box counts as resolved for the selective reset [default: permutation].
+    #[arg(long, value_parser = choice::<ResetCheck>())]
+    pub reset_check: Option<ResetCheck>,
+    /// Seed of the counter-based random draws [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
 }
 
 impl IlcaFixedArgs {
-    /// `p` with these options set (the swept or per-command ones left as they are).
-    pub fn apply(&self, p: IlcaParams) -> IlcaParams {
+    /// The preset's parameters (Algorithm 1 without `--preset`) with these options set.
+    pub fn base(&self) -> IlcaParams {
+        let p = self.preset.map_or_else(IlcaParams::default, Preset::params);
         IlcaParams {
-            restart: self.restart,
-            penalty_floor: self.penalty_floor,
-            compare: self.compare,
-            tie: self.tie,
-            reset_check: self.reset_check,
-            seed: self.seed,
+            restart: self.restart.unwrap_or(p.restart),
+            penalty_floor: self.penalty_floor.unwrap_or(p.penalty_floor),
+            compare: self.compare.unwrap_or(p.compare),
+            tie: self.tie.unwrap_or(p.tie),
+            reset_check: self.reset_check.unwrap_or(p.reset_check),
+            seed: self.seed.unwrap_or(p.seed),
             ..p
         }
     }
 }
 
 impl IlcaArgs {
-    /// The options whose value differs from the default (for commands that run another
-    /// algorithm and must refuse them rather than ignore them).
-    pub fn changed(&self) -> Vec<&'static str> {
-        let d = defaults();
+    /// The options given on the command line (for commands that run another algorithm and
+    /// must refuse them rather than ignore them).
+    pub fn given(&self) -> Vec<&'static str> {
         let f = &self.fixed;
         [
-            (self.steps != d.steps, "--steps"),
-            (self.lr != d.lr, "--lr"),
-            (self.lp != d.lp, "--lp"),
-            (self.sr != d.sr, "--sr"),
-            (f.restart != d.restart, "--restart"),
-            (f.penalty_floor != d.penalty_floor, "--penalty-floor"),
-            (f.compare != d.compare, "--compare"),
-            (f.tie != d.tie, "--tie"),
-            (f.reset_check != d.reset_check, "--reset-check"),
-            (f.seed != d.seed, "--seed"),
+            (f.preset.is_some(), "--preset"),
+            (self.steps.is_some(), "--steps"),
+            (self.lr.is_some(), "--lr"),
+            (self.lp.is_some(), "--lp"),
+            (self.sr.is_some(), "--sr"),
+            (f.restart.is_some(), "--restart"),
+            (f.penalty_floor.is_some(), "--penalty-floor"),
+            (f.compare.is_some(), "--compare"),
+            (f.tie.is_some(), "--tie"),
+            (f.reset_check.is_some(), "--reset-check"),
+            (f.seed.is_some(), "--seed"),
         ]
         .into_iter()
         .filter_map(|(c, name)| c.then_some(name))
         .collect()
     }
 
-    /// The parameters, validated (clear errors for zero, negative or out-of-range values).
+    /// The effective parameters (preset, then explicit options), validated.
     pub fn params(&self) -> anyhow::Result<IlcaParams> {
-        let p = self.fixed.apply(IlcaParams {
-            steps: self.steps,
-            lr: self.lr,
-            lp: self.lp,
-            sr: self.sr,
-            ..defaults()
-        });
+        let b = self.fixed.base();
+        let p = IlcaParams {
+            steps: self.steps.unwrap_or(b.steps),
+            lr: self.lr.unwrap_or(b.lr),
+            lp: self.lp.unwrap_or(b.lp),
+            sr: self.sr.unwrap_or(b.sr),
+            ..b
+        };
         p.validate()?;
         Ok(p)
     }
+
+    /// The preset to name in reports: the one given (explicit options may have changed some
+    /// of its values, which the reports list), else the paper setting the parameters are.
+    pub fn preset_name(&self, params: &IlcaParams) -> Option<&'static str> {
+        self.fixed
+            .preset
+            .or_else(|| Preset::paper_setting_of(params))
+            .map(|p| p.name)
+    }
+}
+
+/// One line with the preset (if any) and every effective value, in the flags' spelling.
+pub fn describe(params: &IlcaParams, preset: Option<&str>) -> String {
+    format!(
+        "{}steps {}, lr {}, lp {}, sr {}, restart {}, penalty-floor {}, compare {}, tie {}, \
+         reset-check {}, seed {}",
+        preset.map_or(String::new(), |p| format!("preset {p}: ")),
+        params.steps,
+        params.lr,
+        params.lp,
+        params.sr,
+        params.restart,
+        params.penalty_floor,
+        params.compare,
+        params.tie,
+        params.reset_check,
+        params.seed
+    )
 }

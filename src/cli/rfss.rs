@@ -1,10 +1,13 @@
-//! `gpu-sudoku rfss FILE`: runs resource-defined fitness sharing on every puzzle of a file.
+//! `gpu-sudoku rfss FILE`: runs resource-defined fitness sharing on every puzzle of a file, one
+//! row per puzzle (0-based, as everywhere), with `--json`/`--csv` records of every outcome.
 
-use super::args::DeviceArgs;
+use super::args::{print_table, DeviceArgs, ReportArgs};
 use super::rfss_args::RfssArgs;
 use anyhow::Result;
 use gpu_sudoku::puzzle::{read_puzzles, Grid};
-use gpu_sudoku::rfss::{self, Enhancement, Status};
+use gpu_sudoku::report::batch::{csv_field, SCHEMA};
+use gpu_sudoku::rfss::{self, Enhancement, RfssOutcome, RfssParams, Status};
+use serde::Serialize;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -19,41 +22,70 @@ pub struct Args {
     pub device: DeviceArgs,
     #[command(flatten)]
     pub rfss: RfssArgs,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+/// One puzzle's record in the JSON report.
+#[derive(Serialize)]
+struct PuzzleJson<'a> {
+    puzzle: usize,
+    line: usize,
+    #[serde(flatten)]
+    outcome: &'a RfssOutcome,
+}
+
+/// The JSON report: provenance and parameters like `batch`, then every puzzle's outcome.
+#[derive(Serialize)]
+struct Report<'a> {
+    tool: &'static str,
+    version: &'static str,
+    schema: u32,
+    command: Vec<String>,
+    algorithm: &'static str,
+    backend: &'static str,
+    adapter: Option<String>,
+    path: &'a str,
+    params: &'a RfssParams,
+    puzzles: Vec<PuzzleJson<'a>>,
+    timing: Timing,
+}
+
+#[derive(Serialize)]
+struct Timing {
+    wall_s: f64,
+    generations_per_s: f64,
+    species_updates_per_s: f64,
+}
+
+fn status_name(s: &Status) -> &'static str {
+    match s {
+        Status::Solved => "solved",
+        Status::Unsolved => "unsolved",
+        Status::Unsolvable(_) => "unsolvable",
+    }
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
     let params = a.rfss.params()?;
+    a.reports.check(&[&a.file])?;
     let file = read_puzzles(&a.file, a.size)?;
     let grids: Vec<Grid> = file.puzzles.iter().map(|p| p.grid.clone()).collect();
     let device = a.device.open()?;
     let pb = super::progress::bar(grids.len(), "rfss");
     let t0 = Instant::now();
     let outcomes = rfss::run::run(&device, &grids, &params, &|k| pb.inc(k as u64))?;
-    let device = device.describe();
     let secs = t0.elapsed().as_secs_f64();
     pb.finish_and_clear();
-    outln!(
-        "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}",
-        "puzzle",
-        "status",
-        "solved at",
-        "generations",
-        "species",
-        "conflicts",
-        "restarts"
+    let mut t = format!(
+        "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}\n",
+        "puzzle", "status", "solved at", "generations", "species", "conflicts", "restarts"
     );
-    let mut updates = 0f64;
-    let mut gens = 0u64;
     for (i, o) in outcomes.iter().enumerate() {
-        let status = match &o.status {
-            Status::Solved => "solved".to_string(),
-            Status::Unsolved => "unsolved".to_string(),
-            Status::Unsolvable(_) => "unsolvable".to_string(),
-        };
-        outln!(
-            "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}",
-            i + 1,
-            status,
+        t += &format!(
+            "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}\n",
+            i,
+            status_name(&o.status),
             o.solved_at.map(|g| g.to_string()).unwrap_or("-".into()),
             o.generations,
             o.species,
@@ -61,17 +93,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
             o.restarts
         );
         if let Status::Unsolvable(r) = &o.status {
-            outln!("        {r}");
+            t += &format!("        {r}\n");
         }
-        updates += o.species_updates as f64;
-        gens += o.generations as u64;
     }
+    let updates: f64 = outcomes.iter().map(|o| o.species_updates as f64).sum();
+    let gens: u64 = outcomes.iter().map(|o| o.generations as u64).sum();
     let solved = outcomes.iter().filter(|o| o.solved()).count();
-    outln!(
-        "{}: solved {solved}/{} on {device} in {secs:.3} s; {gens} generations ({:.0} generations/s), \
-         {:.3e} species-updates/s{}",
+    t += &format!(
+        "{}: solved {solved}/{} on {} in {secs:.3} s; {gens} generations ({:.0} generations/s), \
+         {:.3e} species-updates/s{}\nRFSS is deterministic: one run per puzzle.\n",
         file.label(),
         outcomes.len(),
+        device.describe(),
         gens as f64 / secs,
         updates / secs,
         if params.enhancement == Enhancement::Off {
@@ -80,6 +113,66 @@ pub fn run(a: Args) -> Result<ExitCode> {
             " (enhanced: forced placements are not counted)"
         }
     );
-    outln!("RFSS is deterministic: one run per puzzle.");
+    print_table(&a.reports, &t);
+    a.reports.write(
+        || {
+            let report = Report {
+                tool: "gpu-sudoku",
+                version: env!("CARGO_PKG_VERSION"),
+                schema: SCHEMA,
+                command: std::env::args().collect(),
+                algorithm: "rfss",
+                backend: device.name(),
+                adapter: device.adapter(),
+                path: &file.path,
+                params: &params,
+                puzzles: outcomes
+                    .iter()
+                    .zip(&file.puzzles)
+                    .enumerate()
+                    .map(|(i, (o, p))| PuzzleJson {
+                        puzzle: i,
+                        line: p.line,
+                        outcome: o,
+                    })
+                    .collect(),
+                timing: Timing {
+                    wall_s: secs,
+                    generations_per_s: gens as f64 / secs,
+                    species_updates_per_s: updates / secs,
+                },
+            };
+            Ok(serde_json::to_string_pretty(&report)? + "\n")
+        },
+        || {
+            let mut s = String::from(
+                "file,puzzle,line,status,solved_at,generations,species,conflicts,restarts,\
+                 species_updates,grid,max_generations,stable_generations,underflow,\
+                 underflow_log2,enhance,stall_generations\n",
+            );
+            for (i, (o, p)) in outcomes.iter().zip(&file.puzzles).enumerate() {
+                s += &format!(
+                    "{},{i},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    csv_field(&file.path),
+                    p.line,
+                    status_name(&o.status),
+                    o.solved_at.map(|g| g.to_string()).unwrap_or_default(),
+                    o.generations,
+                    o.species,
+                    o.conflicts,
+                    o.restarts,
+                    o.species_updates,
+                    o.grid,
+                    params.max_generations,
+                    params.stable_generations,
+                    params.underflow,
+                    params.underflow_log2,
+                    params.enhancement,
+                    params.stall_generations
+                );
+            }
+            s
+        },
+    )?;
     Ok(ExitCode::SUCCESS)
 }

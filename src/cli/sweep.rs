@@ -94,7 +94,7 @@ impl Args {
     }
 
     fn base(&self) -> IlcaParams {
-        self.fixed.apply(IlcaParams::default())
+        self.fixed.base()
     }
 }
 

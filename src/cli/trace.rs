@@ -125,18 +125,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let n = b * b;
     let cells = n * n;
     outln!(
-        "ILCA trace of {} (puzzle {}, run {}, seed {}): steps {}, lr {}, lp {}, sr {}, restart {}, compare {:?}, tie {:?}",
+        "ILCA trace of {} (puzzle {}, run {}): {}",
         origin,
         a.index,
         a.run,
-        params.seed,
-        params.steps,
-        params.lr,
-        params.lp,
-        params.sr,
-        params.restart,
-        params.compare,
-        params.tie
+        super::ilca_args::describe(&params, a.ilca.preset_name(&params))
     );
     if !a.no_grids {
         outln!("puzzle ({} clues):", puzzle.clue_count());
@@ -218,9 +211,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
 /// `trace --algo rfss`: one plain RFSS run on the CPU reference, sampled every `--every`
 /// generations: conflicts of the read-off, living species and the spread of proportions.
 fn run_rfss(a: Args) -> Result<ExitCode> {
-    let changed = a.ilca.changed();
-    if !changed.is_empty() || a.run != 0 {
-        let mut all = changed;
+    let given = a.ilca.given();
+    if !given.is_empty() || a.run != 0 {
+        let mut all = given;
         if a.run != 0 {
             all.push("--run");
         }
@@ -235,7 +228,7 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
     let (puzzle, origin) = load(&a)?;
     let t = gpu_sudoku::rfss::trace(&puzzle, &params, every)?;
     outln!(
-        "RFSS trace of {origin} (puzzle {}): {} species, max generations {}, underflow {:?} below 2^-{}, sampled every {every} generations",
+        "RFSS trace of {origin} (puzzle {}): {} species, max-generations {}, underflow {} below 2^-{}, sampled every {every} generations",
         a.index,
         t.species.len(),
         params.max_generations,

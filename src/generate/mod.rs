@@ -76,6 +76,24 @@ impl std::fmt::Display for Tier {
     }
 }
 
+/// The paper tier a puzzle file was generated as (`gpu-sudoku generate --model paper --tier T`,
+/// recorded in the file's first header line), if any: the shipped `puzzles/{easy,…}.txt`.
+pub fn paper_tier_of(header: &[String]) -> Option<Tier> {
+    let first = header.first()?;
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let flag = |name: &str| {
+        words
+            .iter()
+            .position(|w| *w == name)
+            .and_then(|i| words.get(i + 1))
+    };
+    if !words.contains(&"generate") || flag("--model") != Some(&"paper") {
+        return None;
+    }
+    let t = flag("--tier")?;
+    Tier::ALL.iter().copied().find(|x| x.name() == *t)
+}
+
 /// Which generator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Model {

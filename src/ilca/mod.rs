@@ -24,6 +24,7 @@
 
 pub mod cpu;
 pub mod gpu;
+pub mod presets;
 pub mod run;
 pub mod trace;
 

@@ -1,9 +1,14 @@
-//! Batch reports: per-file summaries (the paper's Table 2 layout), the JSON document that makes
-//! a run reproducible, and the per-instance CSV.
+//! Batch reports: per-file summaries (the paper's Table 2 layout, with the rate's 95% interval
+//! and the time-to-solution), the JSON document that makes a run reproducible, and the
+//! per-instance CSV with the parameters on every row.
 
+use super::stats::{tts99, wilson95, Tts};
 use super::InstanceResult;
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// Version of the JSON reports' layout; it changes when a field changes meaning or goes.
+pub const SCHEMA: u32 = 2;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -43,6 +48,11 @@ pub struct Summary {
     pub median_steps: Option<f64>,
     /// Steps run, summed over instances (an unsolved instance counts the step limit).
     pub instance_steps: u64,
+    /// Wilson 95% interval of `solved_pct`, in percent.
+    pub solved_pct_95: Option<[f64; 2]>,
+    /// Time to solution at 99% confidence in steps (docs: `report::stats`), over the pooled
+    /// runs; `None` when nothing was solved.
+    pub tts99: Option<Tts>,
     /// Wall time and throughput: not reproducible, kept apart so that a run's JSON minus its
     /// `timing` objects is the same whatever the thread count or machine.
     pub timing: Timing,
@@ -52,6 +62,8 @@ pub struct Summary {
 pub struct Timing {
     pub wall_s: f64,
     pub instance_steps_per_s: f64,
+    /// TTS99 in seconds at this throughput (`tts99.steps / instance_steps_per_s`).
+    pub tts99_s: Option<f64>,
 }
 
 impl Summary {
@@ -87,6 +99,12 @@ impl Summary {
         solved_puzzles.dedup();
         let instance_steps: u64 = results.iter().map(|r| r.steps as u64).sum();
         let wall_s = wall.as_secs_f64();
+        let rate = if wall_s > 0.0 {
+            instance_steps as f64 / wall_s
+        } else {
+            0.0
+        };
+        let tts = tts99(&steps, results.len());
         Summary {
             puzzles,
             instances: results.len(),
@@ -100,13 +118,12 @@ impl Summary {
             mean_steps: mean,
             median_steps: median,
             instance_steps,
+            solved_pct_95: wilson95(solved, results.len()).map(|(lo, hi)| [100.0 * lo, 100.0 * hi]),
+            tts99: tts,
             timing: Timing {
                 wall_s,
-                instance_steps_per_s: if wall_s > 0.0 {
-                    instance_steps as f64 / wall_s
-                } else {
-                    0.0
-                },
+                instance_steps_per_s: rate,
+                tts99_s: tts.filter(|_| rate > 0.0).map(|t| t.steps / rate),
             },
         }
     }
@@ -146,45 +163,85 @@ fn fmt_rate(x: f64) -> String {
     }
 }
 
-/// The results table: one row per file and an overall row when there are several files.
-/// `unit` names what the step columns count ("steps" for ILCA, "gens" for RFSS).
-pub fn table(files: &[FileResults], unit: &str) -> String {
-    let mut rows: Vec<(String, Summary)> = files
-        .iter()
-        .map(|f| (f.label.clone(), f.summary()))
-        .collect();
-    if files.len() > 1 {
-        rows.push(("overall".into(), Summary::overall(files)));
+/// The results table, printed a row at a time as files finish: one row per file, then an
+/// overall row when there are several files.
+pub struct Table {
+    width: usize,
+    unit: String,
+    paper: bool,
+}
+
+impl Table {
+    /// A table for rows labelled `labels` (and "overall"), step columns counting `unit` ("steps"
+    /// for ILCA, "gens" for RFSS), with a column of the paper's rates when `paper`.
+    pub fn new(labels: &[String], unit: &str, paper: bool) -> Table {
+        let width = labels.iter().map(String::len).chain([7]).max().unwrap_or(7);
+        Table {
+            width,
+            unit: unit.into(),
+            paper,
+        }
     }
-    let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(4);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<w$}  {:>7}  {:>9}  {:>7}  {:>8}  {:>10}  {:>12}  {:>9}  {:>12}",
-        "file",
-        "puzzles",
-        "instances",
-        "solved",
-        "solved %",
-        format!("mean {unit}"),
-        format!("median {unit}"),
-        "wall s",
-        format!("inst-{unit}/s")
-    );
-    for (label, s) in &rows {
-        let _ = writeln!(
-            out,
-            "{:<w$}  {:>7}  {:>9}  {:>7}  {:>7.1}%  {:>10}  {:>12}  {:>9.3}  {:>12}",
+
+    /// The header line.
+    pub fn header(&self) -> String {
+        let (w, u) = (self.width, &self.unit);
+        format!(
+            "{:<w$}  {:>7}  {:>9}  {:>7}  {:>8}  {:>13}{}  {:>10}  {:>12}  {:>12}  {:>9}  {:>12}\n",
+            "file",
+            "puzzles",
+            "instances",
+            "solved",
+            "solved %",
+            "95% interval",
+            if self.paper { "     paper" } else { "" },
+            format!("mean {u}"),
+            format!("median {u}"),
+            format!("TTS99 {u}"),
+            "wall s",
+            format!("inst-{u}/s")
+        )
+    }
+
+    /// One row; `paper` is the paper's rate for this row, when the table shows them.
+    pub fn row(&self, label: &str, s: &Summary, paper: Option<f64>) -> String {
+        let w = self.width;
+        let interval = s
+            .solved_pct_95
+            .map_or("-".into(), |[lo, hi]| format!("{lo:.1}–{hi:.1}%"));
+        let paper = if self.paper {
+            format!("  {:>8}", paper.map_or("–".into(), |p| format!("{p}%")))
+        } else {
+            String::new()
+        };
+        format!(
+            "{:<w$}  {:>7}  {:>9}  {:>7}  {:>7.1}%  {:>13}{}  {:>10}  {:>12}  {:>12}  {:>9.3}  {:>12}\n",
             label,
             s.puzzles,
             s.instances,
             s.solved,
             s.solved_pct,
+            interval,
+            paper,
             fmt_opt(s.mean_steps),
             fmt_opt(s.median_steps),
+            s.tts99.map_or("-".into(), |t| format!("{:.0}", t.steps)),
             s.timing.wall_s,
             fmt_rate(s.timing.instance_steps_per_s)
-        );
+        )
+    }
+}
+
+/// The whole results table at once (see [`Table`]).
+pub fn table(files: &[FileResults], unit: &str) -> String {
+    let labels: Vec<String> = files.iter().map(|f| f.label.clone()).collect();
+    let t = Table::new(&labels, unit, false);
+    let mut out = t.header();
+    for f in files {
+        out += &t.row(&f.label, &f.summary(), None);
+    }
+    if files.len() > 1 {
+        out += &t.row("overall", &Summary::overall(files), None);
     }
     out
 }
@@ -203,13 +260,45 @@ struct InstanceJson<'a> {
     detail: BTreeMap<&'a str, &'a serde_json::Value>,
 }
 
+/// One puzzle's runs in the JSON report.
+#[derive(Serialize)]
+struct PuzzleJson {
+    puzzle: usize,
+    line: usize,
+    runs: usize,
+    solved: usize,
+    tts99: Option<Tts>,
+}
+
 #[derive(Serialize)]
 struct FileJson<'a> {
     path: &'a str,
     label: &'a str,
     side: usize,
     summary: Summary,
+    puzzles: Vec<PuzzleJson>,
     instances: Vec<InstanceJson<'a>>,
+}
+
+/// Per puzzle of a file: its runs, how many solved, its TTS99.
+fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
+    let mut by: BTreeMap<usize, (usize, Vec<u32>)> = BTreeMap::new();
+    for r in &f.results {
+        let e = by.entry(r.puzzle).or_default();
+        e.0 += 1;
+        if r.solved {
+            e.1.push(r.steps);
+        }
+    }
+    by.into_iter()
+        .map(|(puzzle, (runs, solved))| PuzzleJson {
+            puzzle,
+            line: f.lines[puzzle],
+            runs,
+            solved: solved.len(),
+            tts99: tts99(&solved, runs),
+        })
+        .collect()
 }
 
 /// Everything needed to reproduce and audit an ILCA batch.
@@ -217,8 +306,11 @@ struct FileJson<'a> {
 struct BatchJson<'a> {
     tool: &'static str,
     version: &'static str,
+    schema: u32,
     command: &'a [String],
     algorithm: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preset: Option<&'a str>,
     backend: &'a str,
     adapter: Option<&'a str>,
     seed: Option<u64>,
@@ -234,6 +326,8 @@ struct BatchJson<'a> {
 pub struct BatchInfo<'a> {
     /// "ilca" or "rfss".
     pub algorithm: &'a str,
+    /// The preset the parameters came from, if any.
+    pub preset: Option<&'a str>,
     /// The command line (argv), so the run can be repeated.
     pub command: &'a [String],
     /// "cpu" or "gpu".
@@ -254,8 +348,10 @@ pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
     let doc = BatchJson {
         tool: "gpu-sudoku",
         version: env!("CARGO_PKG_VERSION"),
+        schema: SCHEMA,
         command: info.command,
         algorithm: info.algorithm,
+        preset: info.preset,
         backend: info.backend,
         adapter: info.adapter,
         seed: info.seed,
@@ -269,6 +365,7 @@ pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
                 label: &f.label,
                 side: f.side,
                 summary: f.summary(),
+                puzzles: per_puzzle(f),
                 instances: f
                     .results
                     .iter()
@@ -297,7 +394,7 @@ pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
 }
 
 /// Quotes a CSV field when needed (RFC 4180).
-fn csv_field(s: &str) -> String {
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -305,14 +402,35 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// One row per instance: file, label, puzzle (0-based), line, run, solved, steps, grid.
-pub fn instances_csv(files: &[FileResults]) -> String {
-    let mut out = String::from("file,label,puzzle,line,run,solved,steps,grid\n");
+/// One row per instance: file, label, puzzle (0-based), line, run, solved, steps, grid, then
+/// one column per parameter (the JSON's `params`, keys in alphabetical order), so that rows of
+/// different runs can be concatenated and grouped by setting.
+pub fn instances_csv(info: &BatchInfo, files: &[FileResults]) -> String {
+    let params: Vec<(String, String)> = match &info.params {
+        serde_json::Value::Object(m) => m
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), csv_field(&v))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut out = String::from("file,label,puzzle,line,run,solved,steps,grid");
+    for (k, _) in &params {
+        out.push(',');
+        out.push_str(k);
+    }
+    out.push('\n');
+    let values: String = params.iter().map(|(_, v)| format!(",{v}")).collect();
     for f in files {
         for r in &f.results {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{}{values}",
                 csv_field(&f.path),
                 csv_field(&f.label),
                 r.puzzle,
@@ -384,6 +502,12 @@ mod tests {
         let t = table(&[f, g, none], "steps");
         assert!(t.lines().count() == 5, "{t}");
         assert!(t.contains("overall"));
+        // 3 of 4 solved: Wilson interval 30.1–95.4%. Overall, solved at 4, 4, 7, 9, 10 of 6
+        // runs: TTS99(t) = 45.4, 46.5, 37.7, 25.7 at t = 4, 7, 9, 10 (p = 2/6 … 5/6): t = 10.
+        assert!(t.contains("30.1–95.4%"), "{t}");
+        let tts = all.tts99.unwrap();
+        assert_eq!((tts.at, tts.p), (10, 5.0 / 6.0));
+        assert!((tts.steps - 10.0 * 0.01f64.ln() / (1.0f64 / 6.0).ln()).abs() < 1e-9);
     }
 
     #[test]
@@ -393,6 +517,7 @@ mod tests {
         let cmd = vec!["gpu-sudoku".to_string(), "batch".into()];
         let info = BatchInfo {
             algorithm: "ilca",
+            preset: Some("alg1"),
             command: &cmd,
             backend: "cpu",
             adapter: None,
@@ -410,9 +535,20 @@ mod tests {
         assert_eq!(v["params"]["steps"], 250);
         assert_eq!(v["files"][0]["instances"][1]["line"], 5);
         assert_eq!(v["files"][0]["summary"]["solved"], 1);
-        let csv = instances_csv(&[f]);
+        assert_eq!(v["schema"], SCHEMA);
+        assert_eq!(v["preset"], "alg1");
+        assert_eq!(v["files"][0]["puzzles"][0]["solved"], 1);
+        assert_eq!(
+            v["files"][0]["puzzles"][1]["tts99"],
+            serde_json::Value::Null
+        );
+        let csv = instances_csv(&info, &[f]);
         assert_eq!(csv.lines().count(), 3);
-        assert!(csv.contains("dir/a.txt,a,1,5,0,false,250,1234341221434321"));
+        assert!(csv.starts_with("file,label,puzzle,line,run,solved,steps,grid,compare,lp,lr,"));
+        assert!(
+            csv.contains("dir/a.txt,a,1,5,0,false,250,1234341221434321,sharing,1.0,1.0,"),
+            "{csv}"
+        );
         assert_eq!(csv_field("a,b"), "\"a,b\"");
     }
 }

@@ -1,0 +1,119 @@
+//! The statistics every report shares: the Wilson score interval of a rate, and the
+//! time-to-solution (TTS) the unconventional-computing literature compares stochastic solvers by.
+//!
+//! **TTS99.** From the per-run step counts of one setting on one puzzle set, p(t) is the fraction
+//! of runs solved by step t. Restarting a run of length t until one succeeds needs
+//! ln(0.01)/ln(1 − p(t)) runs for a 99% chance of success, so TTS99(t) = t · ln(0.01) / ln(1 − p(t))
+//! steps (t itself when p(t) = 1). TTS99 is the minimum over t up to the step budget; it is
+//! undefined when no run solved the puzzle set (p = 0 everywhere). Between two solved step counts
+//! p(t) is constant and TTS99(t) grows with t, so the minimum is at a solved step count. In
+//! seconds, TTS99 is its steps divided by the measured throughput of one instance
+//! (instance-steps per second of the batch): the machine time a user would spend per solution at
+//! 99% confidence. Each algorithm's unit of "step" is its own (time-steps, generations, nodes).
+
+use serde::Serialize;
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson score interval (95%) of `successes` out of `trials`, as fractions in [0, 1];
+/// `None` for no trials.
+pub fn wilson95(successes: usize, trials: usize) -> Option<(f64, f64)> {
+    if trials == 0 {
+        return None;
+    }
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // At 0 and n the bounds are exactly 0 and 1 (the formula rounds to a hair inside).
+    let lo = if successes == 0 { 0.0 } else { centre - half };
+    let hi = if successes == trials {
+        1.0
+    } else {
+        centre + half
+    };
+    Some((lo, hi))
+}
+
+/// Time to solution at 99% confidence.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Tts {
+    /// TTS99 in the algorithm's steps.
+    pub steps: f64,
+    /// The run length t at which the minimum is reached.
+    pub at: u32,
+    /// p(t) there.
+    pub p: f64,
+}
+
+/// TTS99 of `runs` runs whose solved ones finished at the step counts `solved_steps` (each at
+/// most the budget); `None` when none solved.
+pub fn tts99(solved_steps: &[u32], runs: usize) -> Option<Tts> {
+    if solved_steps.is_empty() || runs == 0 {
+        return None;
+    }
+    let mut s = solved_steps.to_vec();
+    s.sort_unstable();
+    let mut best: Option<Tts> = None;
+    let mut i = 0;
+    while i < s.len() {
+        let t = s[i];
+        while i < s.len() && s[i] == t {
+            i += 1;
+        }
+        let p = i as f64 / runs as f64;
+        let steps = if i >= runs {
+            t as f64
+        } else {
+            t as f64 * 0.01f64.ln() / (1.0 - p).ln()
+        };
+        if best.is_none_or(|b| steps < b.steps) {
+            best = Some(Tts { steps, at: t, p });
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_by_hand() {
+        // 50 of 100: centre 0.5, half-width 1.96·sqrt(0.25/100 + 1.96²/40000)/(1 + 1.96²/100).
+        let (lo, hi) = wilson95(50, 100).unwrap();
+        assert!(
+            (lo - 0.403_832).abs() < 1e-5 && (hi - 0.596_168).abs() < 1e-5,
+            "{lo} {hi}"
+        );
+        // 0 of 10: [0, 0.2775]; 10 of 10: [0.7225, 1].
+        let (lo, hi) = wilson95(0, 10).unwrap();
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.277_533).abs() < 1e-5, "{hi}");
+        let (lo, hi) = wilson95(10, 10).unwrap();
+        assert!((lo - 0.722_467).abs() < 1e-5 && hi == 1.0, "{lo}");
+        assert_eq!(wilson95(0, 0), None);
+    }
+
+    #[test]
+    fn tts_by_hand() {
+        // 4 runs, solved at 10 and 30: p(10) = 1/4 → 10·ln 0.01/ln 0.75 = 160.08;
+        // p(30) = 1/2 → 30·ln 0.01/ln 0.5 = 199.32; the minimum is at t = 10.
+        let t = tts99(&[30, 10], 4).unwrap();
+        assert_eq!(t.at, 10);
+        assert_eq!(t.p, 0.25);
+        assert!((t.steps - 160.078_7).abs() < 1e-3, "{}", t.steps);
+        // Every run solved: TTS = the largest step count when that is the minimum.
+        let t = tts99(&[5, 7], 2).unwrap();
+        assert_eq!((t.steps, t.at, t.p), (7.0, 7, 1.0));
+        // But a cheaper early restart can win: 1 of 2 at step 1 gives 1·ln .01/ln .5 = 6.64 < 100.
+        let t = tts99(&[1, 100], 2).unwrap();
+        assert_eq!(t.at, 1);
+        assert!((t.steps - 6.643_856).abs() < 1e-5);
+        // Ties count together: three runs solved at 4 of 3.
+        assert_eq!(tts99(&[4, 4, 4], 3).unwrap().steps, 4.0);
+        assert_eq!(tts99(&[], 5), None);
+    }
+}
