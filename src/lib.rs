@@ -19,6 +19,7 @@ pub mod param;
 pub mod plot;
 pub mod puzzle;
 pub mod report;
+pub mod reproduce;
 pub mod rfss;
 pub mod rng;
 pub mod sweep;

@@ -39,6 +39,7 @@ mod output;
 mod plot;
 mod progress;
 mod rate;
+mod reproduce;
 mod rfss;
 mod rfss_args;
 mod solve;
@@ -67,6 +68,10 @@ pub enum Command {
     Bench(bench::Args),
     /// Sweep one or two ILCA parameters over ranges on puzzle files: CSV of resolution rates + figures.
     Sweep(sweep::Args),
+    /// Reproduce a paper's results in one command: paper vs measured, with 95% intervals and
+    /// time-to-solution (docs/REPRODUCTION.md is `reproduce ilca --markdown`).
+    #[command(subcommand)]
+    Reproduce(reproduce::Command),
     /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.
     Rfss(rfss::Args),
     /// Compare the classic baselines, ILCA and RFSS (CPU) on the same puzzle files:
@@ -98,6 +103,7 @@ pub fn main() -> ExitCode {
         Command::Trace(a) => trace::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Reproduce(c) => reproduce::run(c),
         Command::Rfss(a) => rfss::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Solve(a) => solve::run(a),
