@@ -15,6 +15,7 @@ pub mod exact;
 pub mod generate;
 pub mod gpu;
 pub mod ilca;
+pub mod limits;
 pub mod param;
 pub mod plot;
 pub mod puzzle;

@@ -113,6 +113,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
         inputs.push(f);
     }
+    let instances: u64 = inputs
+        .iter()
+        .map(|f| (f.puzzles.len() * runs_per_puzzle(&run)) as u64)
+        .sum();
+    let cells = inputs.iter().map(|f| f.b.pow(4)).max().unwrap_or(81);
+    gpu_sudoku::limits::check_memory(
+        instances,
+        gpu_sudoku::limits::bytes_per_instance(
+            cells,
+            a.reports.json.is_some(),
+            a.reports.csv.is_some(),
+        ),
+        gpu_sudoku::limits::available_memory(),
+        "use fewer --runs or fewer puzzles per file",
+    )?;
     let device = a.device.open()?;
     let say = |text: &str| print_table(&a.reports, text);
     let adapter = device
@@ -255,6 +270,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         || instances_csv(&info, &files),
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn runs_per_puzzle(run: &Run) -> usize {
+    match run {
+        Run::Ilca { runs, .. } => *runs,
+        Run::Rfss(_) => 1,
+    }
 }
 
 /// Every engine verifies; check once more here, so nothing unverified is ever reported.

@@ -283,6 +283,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .map(|f| read_puzzles(f, a.size).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
     let total: usize = files.iter().map(|f| f.puzzles.len()).sum::<usize>() * runs * algos.len();
+    // Every attempt is held (a record of about 200 bytes) until the reports are written.
+    gpu_sudoku::limits::check_memory(
+        total as u64,
+        200,
+        gpu_sudoku::limits::available_memory(),
+        "use fewer --runs, algorithms or puzzles",
+    )?;
     let pb = super::progress::bar(total, "compare");
     let tick = || pb.inc(1);
     let mut rows = Vec::new();

@@ -120,7 +120,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let params = a.ilca.params()?;
     let (puzzle, origin) = load(&a)?;
-    let start = trace::start(&puzzle, &params);
+    let start = trace::start(&puzzle, &params, a.index, a.run)?;
     let b = start.b;
     let n = b * b;
     let cells = n * n;

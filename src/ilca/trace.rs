@@ -58,14 +58,35 @@ fn probabilities(st: &State, prob: &Problem) -> Vec<f32> {
         .collect()
 }
 
-/// The state every run of `puzzle` under `params` starts from.
-pub fn start(puzzle: &Grid, params: &IlcaParams) -> TraceStart {
+/// The state run (`puzzle_index`, `run`) of `puzzle` under `params` starts from (every run
+/// starts the same); errors for parameters or indices [`record`] would refuse.
+pub fn start(
+    puzzle: &Grid,
+    params: &IlcaParams,
+    puzzle_index: usize,
+    run: usize,
+) -> Result<TraceStart> {
+    check(params, puzzle_index, run)?;
     let prob = Problem::new(puzzle, params);
-    TraceStart {
+    Ok(TraceStart {
         b: prob.geom.b,
         clue: prob.clue.clone(),
         probabilities: probabilities(&State::new(&prob), &prob),
+    })
+}
+
+/// Valid parameters, and indices that fit the random key's 32-bit counters.
+fn check(params: &IlcaParams, puzzle_index: usize, run: usize) -> Result<()> {
+    params.validate()?;
+    for (name, v) in [("index", puzzle_index), ("run", run)] {
+        crate::param::check(u32::try_from(v).is_ok(), name, || {
+            format!(
+                "{v} does not fit the random key's 32-bit counter (at most {})",
+                u32::MAX
+            )
+        })?;
     }
+    Ok(())
 }
 
 /// Runs instance (`puzzle_index`, `run`) of `puzzle` under `params` on the CPU reference,
@@ -77,7 +98,7 @@ pub fn record(
     run: usize,
     mut on_step: impl FnMut(&TraceStep) -> Result<()>,
 ) -> Result<TraceEnd> {
-    params.validate()?;
+    check(params, puzzle_index, run)?;
     let prob = Problem::new(puzzle, params);
     let g = prob.geom;
     let cells = g.cells;
@@ -127,6 +148,16 @@ mod tests {
     use super::*;
     use crate::ilca::{cpu, Batch};
     use crate::puzzle::{parse_str, CLASSIC};
+
+    #[test]
+    fn indices_that_do_not_fit_are_refused() {
+        let p = parse_str(CLASSIC, None).unwrap().remove(0).grid;
+        let e = record(&p, &IlcaParams::default(), 0, 1 << 32, |_| Ok(())).unwrap_err();
+        assert_eq!(
+            e.downcast_ref::<crate::param::ParamError>().unwrap().param,
+            "run"
+        );
+    }
 
     #[test]
     fn a_recorded_run_is_the_batch_run() {

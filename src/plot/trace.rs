@@ -57,8 +57,7 @@ impl IlcaTrace {
         puzzle_index: usize,
         run: usize,
     ) -> Result<IlcaTrace> {
-        params.validate()?;
-        let start = trace::start(puzzle, params);
+        let start = trace::start(puzzle, params, puzzle_index, run)?;
         let mut tr = IlcaTrace {
             b: start.b,
             clue: start.clue.iter().map(|&v| v != 0).collect(),
