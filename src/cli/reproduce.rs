@@ -111,14 +111,13 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
                     .is_some_and(|r| r.table == format!("Table {}", a.table))
         })
         .collect();
-    let readings: Box<dyn Fn(&Preset) -> Vec<Reading>> = match a.reading.as_str() {
-        "default" => Box::new(|_| vec![Reading::default()]),
-        "all" => Box::new(|p| Reading::all(p.sr > 0)),
-        one => {
-            let r = parse_reading(one)?;
-            Box::new(move |_| vec![r])
-        }
+    let one = match a.reading.as_str() {
+        "default" => Some(Reading::default()),
+        "all" => None,
+        text => Some(parse_reading(text)?),
     };
+    // One reading for every table, or every reading (the sum check only where a table resets).
+    let readings = |p: &Preset| one.map_or_else(|| Reading::all(p.sr > 0), |r| vec![r]);
     let tier_files: Vec<String> = ["easy", "medium", "hard", "evil"]
         .iter()
         .map(|t| format!("{}/{t}.txt", a.puzzles.trim_end_matches('/')))
@@ -140,7 +139,7 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
     let per_setting: usize = tiers.iter().map(|t| t.1.len()).sum::<usize>() * runs;
     let bar = super::progress::bar(settings * per_setting, "reproduce ilca");
     let result =
-        reproduce::reproduce_ilca(&device, &tiers, &presets, &*readings, runs, a.seed, &|k| {
+        reproduce::reproduce_ilca(&device, &tiers, &presets, &readings, runs, a.seed, &|k| {
             bar.inc(k as u64)
         })?;
     bar.finish_and_clear();
