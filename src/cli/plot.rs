@@ -38,8 +38,8 @@ pub struct SweepArgs {
     /// A CSV written by `gpu-sudoku sweep` (a partial one from an interrupted sweep works too).
     pub csv: PathBuf,
     /// Folder for the figures (created if missing).
-    #[arg(long, default_value = "figs")]
-    pub plot_dir: PathBuf,
+    #[arg(long, default_value = "figs", alias = "plot-dir", value_name = "DIR")]
+    pub figures: PathBuf,
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
     pub format: FormatArg,
 }
@@ -49,7 +49,7 @@ pub fn run_sweep(a: SweepArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&a.csv).with_context(|| format!("cannot read {name}"))?;
     let rows = parse_csv(&name, &text)?;
     ensure!(!rows.is_empty(), "{name}: no rows to plot");
-    for p in figures::write_all(&rows, &a.plot_dir, &a.format.formats())? {
+    for p in figures::write_all(&rows, &a.figures, &a.format.formats())? {
         outln!("wrote {}", p.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -79,8 +79,8 @@ pub struct TraceArgs {
     #[command(flatten)]
     pub ilca: IlcaArgs,
     /// Folder for `trace-grids.*` (Fig. 3) and `trace-probabilities.*` (Fig. 4).
-    #[arg(long, default_value = "figs")]
-    pub out_dir: PathBuf,
+    #[arg(long, default_value = "figs", alias = "out-dir", value_name = "DIR")]
+    pub figures: PathBuf,
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
     pub format: FormatArg,
     /// Most grid panels in the step-by-step picture.
@@ -154,8 +154,8 @@ pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
         }
         (None, None) => bail!("give a trace CSV or --puzzle FILE"),
     };
-    std::fs::create_dir_all(&a.out_dir)
-        .with_context(|| format!("cannot create {}", a.out_dir.display()))?;
+    std::fs::create_dir_all(&a.figures)
+        .with_context(|| format!("cannot create {}", a.figures.display()))?;
     let last = *trace.steps.last().expect("a trace has frames");
     for f in a.format.formats() {
         let mut grids = TraceGrids::new(
@@ -163,14 +163,14 @@ pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
             format!("{}: states by step (to step {last})", a.title),
         );
         grids.max_frames = a.max_frames;
-        let p = a.out_dir.join(format!("trace-grids.{}", f.ext()));
+        let p = a.figures.join(format!("trace-grids.{}", f.ext()));
         save(&grids, &p)?;
         outln!("wrote {}", p.display());
         let probs = ProbabilityPanel {
             trace: &trace,
             title: format!("{}: probability of each digit per cell", a.title),
         };
-        let p = a.out_dir.join(format!("trace-probabilities.{}", f.ext()));
+        let p = a.figures.join(format!("trace-probabilities.{}", f.ext()));
         save(&probs, &p)?;
         outln!("wrote {}", p.display());
     }
@@ -183,8 +183,8 @@ pub struct LinesArgs {
     /// column a series (e.g. an RFSS trace: generation,conflicts,<one column per species>).
     pub csv: PathBuf,
     /// Output file; .png or .svg.
-    #[arg(short, long)]
-    pub out: PathBuf,
+    #[arg(short, long, alias = "out", value_name = "FILE")]
+    pub output: PathBuf,
     /// The x column (default: the first).
     #[arg(long)]
     pub x: Option<String>,
@@ -253,7 +253,7 @@ fn read_wide(path: &str) -> Result<(Vec<String>, Vec<Vec<f64>>)> {
 }
 
 pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
-    Format::of_path(&a.out)?;
+    Format::of_path(&a.output)?;
     let path = a.csv.display().to_string();
     let (cols, rows) = read_wide(&path)?;
     let xi = match &a.x {
@@ -350,10 +350,10 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
             dash: Dash::Dotted,
         });
     }
-    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = a.output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    save(&plot, &a.out)?;
-    outln!("wrote {}", a.out.display());
+    save(&plot, &a.output)?;
+    outln!("wrote {}", a.output.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -61,8 +61,8 @@ pub struct Args {
     #[arg(long)]
     pub resume: bool,
     /// Write the figures into this folder (created if missing).
-    #[arg(long)]
-    pub plot_dir: Option<PathBuf>,
+    #[arg(long, alias = "plot-dir", value_name = "DIR")]
+    pub figures: Option<PathBuf>,
     /// Figure format.
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
     pub format: FormatArg,
@@ -145,9 +145,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
             &a.csv.to_string_lossy(),
         )],
     )?;
-    if let Some(dir) = &a.plot_dir {
+    if let Some(dir) = &a.figures {
         std::fs::create_dir_all(dir)
-            .with_context(|| format!("--plot-dir {}: cannot create it", dir.display()))?;
+            .with_context(|| format!("--figures {}: cannot create it", dir.display()))?;
     }
     let inputs = read_inputs(&a.files, a.size)?;
 
@@ -268,7 +268,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
     }
 
-    if let Some(dir) = &a.plot_dir {
+    if let Some(dir) = &a.figures {
         if rows.is_empty() {
             bail!("no rows to plot");
         }
