@@ -23,4 +23,5 @@ pub mod report;
 pub mod reproduce;
 pub mod rfss;
 pub mod rng;
+pub mod shard;
 pub mod sweep;

@@ -84,6 +84,7 @@ fn strip_timing(v: &mut Value) {
     match v {
         Value::Object(m) => {
             m.remove("timing");
+            m.remove("provenance");
             m.values_mut().for_each(strip_timing);
         }
         Value::Array(a) => a.iter_mut().for_each(strip_timing),

@@ -87,7 +87,7 @@ fn run_all(plan: &Plan, inputs: &[Input], runs: usize, device: &Device) -> Vec<R
         runs,
         d_bin: 0.1,
     };
-    sw.run_block(device, &plan.runs, &|_| {}).unwrap()
+    sw.run_block(device, &plan.runs, &|_| {}).unwrap().concat()
 }
 
 /// What a sweep row should say, computed from a plain batch of the concatenated puzzles.

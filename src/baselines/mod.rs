@@ -168,7 +168,29 @@ pub fn run_batch(
     budget: &Budget,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Attempt> {
-    (0..puzzles.len() * runs)
+    run_attempts(
+        baseline,
+        puzzles,
+        runs,
+        0..puzzles.len() * runs,
+        seed,
+        budget,
+        tick,
+    )
+}
+
+/// Attempts `items` of [`run_batch`]'s (item i is puzzle i / runs, run i % runs), the same
+/// attempts whatever part of a batch runs them (for shards and chunks).
+pub fn run_attempts(
+    baseline: &dyn Baseline,
+    puzzles: &[Grid],
+    runs: usize,
+    items: std::ops::Range<usize>,
+    seed: u64,
+    budget: &Budget,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Attempt> {
+    items
         .into_par_iter()
         .map(|i| {
             let (p, r) = (i / runs, i % runs);

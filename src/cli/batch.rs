@@ -10,15 +10,17 @@ use super::rfss_args::RfssArgs;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::generate::paper_tier_of;
 use gpu_sudoku::ilca::presets::{PaperRates, Preset};
-use gpu_sudoku::ilca::{self, Batch, IlcaParams};
+use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
 use gpu_sudoku::puzzle::{read_puzzles, Grid, PuzzleFile};
 use gpu_sudoku::report::batch::{
-    batch_json, instances_csv, BatchInfo, FileResults, Summary, Table,
+    batch_json, instances_csv, provenance_here, BatchInfo, FileResults, InputInfo, Summary, Table,
 };
 use gpu_sudoku::report::InstanceResult;
 use gpu_sudoku::rfss::{self, RfssParams};
+use gpu_sudoku::shard::{self, Shard};
+use std::collections::{BTreeMap, HashMap};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -43,6 +45,28 @@ pub struct Args {
     /// Force the grid size (side length: 4, 9, 16, 25…) instead of detecting it.
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
+    /// Run only shard K of N (0 ≤ K < N): a contiguous part of the (file, puzzle, run) items
+    /// of about 1/N of the cost; `gpu-sudoku merge` joins the N reports into the unsharded one.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Finish the run a killed `batch` with the same options left in the journal beside
+    /// --json (or --csv): its finished chunks are kept, the rest is run.
+    #[arg(long)]
+    pub resume: bool,
+    /// Instances per chunk: the unit of the journal (a killed run loses at most one chunk).
+    #[arg(long, default_value_t = 16_384, value_parser = clap::value_parser!(u32).range(1..))]
+    pub chunk: u32,
+}
+
+/// One finished chunk of a file's items, as the journal holds it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ChunkDone {
+    file: usize,
+    start: usize,
+    end: usize,
+    wall_s: f64,
+    results: Vec<InstanceResult>,
+    details: BTreeMap<usize, serde_json::Value>,
 }
 
 /// The algorithms `batch` and `trace` run.
@@ -82,6 +106,7 @@ pub fn refuse(given: Vec<&str>, only_for: &str, not_for: &str) -> Result<()> {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    let started = std::time::SystemTime::now();
     let run = match a.algo {
         Algo::Ilca => {
             a.rfss.refuse_for("ilca")?;
@@ -178,37 +203,98 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let paper = paper.filter(|_| tiers.iter().any(Option::is_some));
     let labels: Vec<String> = inputs.iter().map(PuzzleFile::label).collect();
     let table = Table::new(&labels, unit, paper.is_some());
-    let total: usize = inputs.iter().map(|f| f.puzzles.len() * runs).sum();
+    let input_infos: Vec<InputInfo> = inputs
+        .iter()
+        .map(|f| {
+            let lines: Vec<String> = f.puzzles.iter().map(|p| p.grid.to_line()).collect();
+            InputInfo::new(&f.path, lines.iter().map(String::as_str))
+        })
+        .collect();
+    let (algorithm, params_json) = match &run {
+        Run::Ilca { params, .. } => ("ilca", serde_json::to_value(params)?),
+        Run::Rfss(params) => ("rfss", serde_json::to_value(params)?),
+    };
+    // The items of each file (puzzle × run) this process runs: all, or its shard's.
+    let cost_each = |f: &PuzzleFile| -> u64 {
+        let cells = (f.b as u64).pow(4);
+        match &run {
+            Run::Ilca { params, .. } => cells * params.steps as u64,
+            Run::Rfss(params) => cells * (f.b as u64).pow(2) * params.max_generations as u64,
+        }
+    };
+    let groups: Vec<(usize, u64)> = inputs
+        .iter()
+        .map(|f| (f.puzzles.len() * runs, cost_each(f)))
+        .collect();
+    let ranges = match a.shard {
+        Some(sh) => shard::split(&groups, sh),
+        None => groups.iter().map(|&(n, _)| 0..n).collect(),
+    };
+    let chunk = a.chunk as usize;
+    // The journal: beside the first file report; its header names the run exactly.
+    let journal_path = [&a.reports.json, &a.reports.csv]
+        .into_iter()
+        .flatten()
+        .find(|p| p.as_str() != "-")
+        .map(|p| super::journal::path_for(std::path::Path::new(p)));
+    if a.resume && journal_path.is_none() {
+        bail!("--resume continues the journal kept beside --json FILE or --csv FILE: give the same one");
+    }
+    let header = serde_json::json!({
+        "tool": "gpu-sudoku",
+        "version": env!("CARGO_PKG_VERSION"),
+        "algorithm": algorithm,
+        "params": params_json,
+        "runs": runs,
+        "inputs": input_infos,
+        "shard": a.shard,
+        "chunk": chunk,
+    });
+    let (mut journal, done) = match &journal_path {
+        Some(p) => {
+            let (j, done) = super::journal::Journal::open::<ChunkDone>(p, &header, a.resume)?;
+            (Some(j), done)
+        }
+        None => (None, Vec::new()),
+    };
+    if a.resume {
+        errln!("resuming: {} chunks already done", done.len());
+    }
+    let mut done: HashMap<(usize, usize), ChunkDone> =
+        done.into_iter().map(|c| ((c.file, c.start), c)).collect();
+    let total: usize = ranges.iter().map(|r| r.len()).sum();
     let bar = super::progress::bar(total, "");
     let mut files = Vec::new();
-    for (f, tier) in inputs.iter().zip(&tiers) {
+    for (fi, (f, tier)) in inputs.iter().zip(&tiers).enumerate() {
         bar.set_message(f.label());
         let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
-        let t0 = Instant::now();
         let progress = |k: usize| bar.inc(k as u64);
-        let (results, details): (Vec<InstanceResult>, Vec<serde_json::Value>) = match &run {
-            Run::Ilca { params, runs, .. } => (
-                ilca::run::run(&device, &Batch::runs(&grids, params, *runs), &progress)
-                    .with_context(|| format!("running {}", f.path))?,
-                Vec::new(),
-            ),
-            Run::Rfss(params) => {
-                let outcomes = rfss::run::run(&device, &grids, params, &progress)
-                    .with_context(|| format!("running {}", f.path))?;
-                let results = outcomes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, o)| o.to_instance_result(i))
-                    .collect();
-                let details = outcomes
-                    .iter()
-                    .map(serde_json::to_value)
-                    .collect::<Result<_, _>>()?;
-                (results, details)
-            }
-        };
-        let wall = t0.elapsed();
-        verify(&results, &grids)?;
+        let mut results = Vec::with_capacity(ranges[fi].len());
+        let mut details = BTreeMap::new();
+        let mut wall = Duration::ZERO;
+        let mut start = ranges[fi].start;
+        while start < ranges[fi].end {
+            let end = (start + chunk).min(ranges[fi].end);
+            let c = match done.remove(&(fi, start)) {
+                Some(c) if c.end == end => {
+                    progress(end - start);
+                    c
+                }
+                _ => {
+                    let c = run_chunk(&device, &run, &grids, fi, start..end, &progress)
+                        .with_context(|| format!("running {}", f.path))?;
+                    if let Some(j) = journal.as_mut() {
+                        j.append(&c)?;
+                    }
+                    c
+                }
+            };
+            verify(&c.results, &grids)?;
+            wall += Duration::from_secs_f64(c.wall_s);
+            results.extend(c.results);
+            details.extend(c.details);
+            start = end;
+        }
         let file = FileResults {
             path: f.path.clone(),
             label: f.label(),
@@ -251,9 +337,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
             runs: *runs,
             seed: Some(params.seed),
             note: None,
-            params: serde_json::to_value(params)?,
+            params: params_json.clone(),
+            inputs: input_infos.clone(),
+            shard: a.shard,
+            provenance: provenance_here(started),
         },
-        Run::Rfss(params) => BatchInfo {
+        Run::Rfss(_) => BatchInfo {
             algorithm: "rfss",
             preset: None,
             command: &command,
@@ -262,14 +351,68 @@ pub fn run(a: Args) -> Result<ExitCode> {
             runs: 1,
             seed: None,
             note: Some(RFSS_NOTE),
-            params: serde_json::to_value(params)?,
+            params: params_json.clone(),
+            inputs: input_infos.clone(),
+            shard: a.shard,
+            provenance: provenance_here(started),
         },
     };
     a.reports.write(
         || Ok(batch_json(&info, &files)),
         || instances_csv(&info, &files),
     )?;
+    if let Some(j) = journal {
+        j.finish()?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs items `items` of file `file` (item i is puzzle i / runs, run i % runs).
+fn run_chunk(
+    device: &gpu_sudoku::backend::Device,
+    run: &Run,
+    grids: &[Grid],
+    file: usize,
+    items: std::ops::Range<usize>,
+    progress: gpu_sudoku::backend::Progress,
+) -> Result<ChunkDone> {
+    let t0 = Instant::now();
+    let (results, details) = match run {
+        Run::Ilca { params, runs, .. } => {
+            let batch = Batch {
+                puzzles: grids,
+                settings: std::slice::from_ref(params),
+                instances: items
+                    .clone()
+                    .map(|i| Instance {
+                        setting: 0,
+                        puzzle: i / runs,
+                        run: i % runs,
+                    })
+                    .collect(),
+            };
+            (ilca::run::run(device, &batch, progress)?, BTreeMap::new())
+        }
+        Run::Rfss(params) => {
+            let outcomes = rfss::run::run(device, &grids[items.clone()], params, progress)?;
+            let mut details = BTreeMap::new();
+            let mut results = Vec::with_capacity(outcomes.len());
+            for (k, o) in outcomes.iter().enumerate() {
+                let p = items.start + k;
+                results.push(o.to_instance_result(p));
+                details.insert(p, serde_json::to_value(o)?);
+            }
+            (results, details)
+        }
+    };
+    Ok(ChunkDone {
+        file,
+        start: items.start,
+        end: items.end,
+        wall_s: t0.elapsed().as_secs_f64(),
+        results,
+        details,
+    })
 }
 
 fn runs_per_puzzle(run: &Run) -> usize {

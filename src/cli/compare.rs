@@ -17,11 +17,12 @@ use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::{self, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
 use gpu_sudoku::puzzle::{read_puzzles, Grid};
-use gpu_sudoku::report::batch::{csv_field, SCHEMA};
+use gpu_sudoku::report::batch::{csv_field, provenance_here, InputInfo, SCHEMA};
 use gpu_sudoku::report::stats::{tts99, wilson95, Tts};
 use gpu_sudoku::rfss::{self, Enhancement, RfssParams};
+use gpu_sudoku::shard::{self, Shard};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -58,10 +59,21 @@ pub struct Args {
     pub preset: Option<&'static Preset>,
     #[command(flatten)]
     pub reports: ReportArgs,
+    /// Run only shard K of N (0 ≤ K < N) of the (file, algorithm, puzzle, run) attempts;
+    /// `gpu-sudoku merge` joins the N reports.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Finish the run a killed `compare` with the same options left in the journal beside
+    /// --json (or --csv).
+    #[arg(long)]
+    pub resume: bool,
+    /// Attempts per chunk: the unit of the journal (a killed run loses at most one chunk).
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    pub chunk: u32,
 }
 
 /// One algorithm on one file.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Row {
     pub file: String,
     pub algo: String,
@@ -85,38 +97,53 @@ pub struct Row {
 }
 
 /// One attempt, as the CSV and the JSON record it.
-#[derive(Clone, Debug, Serialize)]
-struct AttemptRecord {
-    algo: String,
-    file: String,
-    puzzle: usize,
-    run: usize,
-    solved: bool,
-    iterations: u64,
-    unit: String,
-    seconds: f64,
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AttemptRecord {
+    pub algo: String,
+    pub file: String,
+    pub puzzle: usize,
+    pub run: usize,
+    pub solved: bool,
+    pub iterations: u64,
+    pub unit: String,
+    pub seconds: f64,
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    tool: &'static str,
-    version: &'static str,
-    schema: u32,
-    command: Vec<String>,
-    params: Params,
-    rows: &'a [Row],
-    attempts: &'a [AttemptRecord],
+/// The JSON report.
+#[derive(Serialize, Deserialize)]
+pub struct Report {
+    pub tool: String,
+    pub version: String,
+    pub schema: u32,
+    pub command: Vec<String>,
+    pub params: Params,
+    /// Every input file, hashed.
+    pub inputs: Vec<InputInfo>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub shard: Option<Shard>,
+    pub provenance: serde_json::Value,
+    pub rows: Vec<Row>,
+    pub attempts: Vec<AttemptRecord>,
 }
 
-#[derive(Serialize)]
-struct Params {
-    algos: Vec<String>,
-    seed: u64,
-    runs: usize,
-    budget_ms: u64,
-    max_iterations: Option<u64>,
+/// One finished chunk of a (file, algorithm) group's attempts, as the journal holds it.
+#[derive(Serialize, Deserialize)]
+struct ChunkDone {
+    group: usize,
+    start: usize,
+    end: usize,
+    records: Vec<AttemptRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    pub algos: Vec<String>,
+    pub seed: u64,
+    pub runs: usize,
+    pub budget_ms: u64,
+    pub max_iterations: Option<u64>,
     /// The parameters of each ILCA and RFSS entry of `algos`, by name.
-    settings: std::collections::BTreeMap<String, serde_json::Value>,
+    pub settings: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// (solved, iterations, wall time) of one attempt.
@@ -204,24 +231,29 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-fn row(file: &str, algo: &str, unit: &str, puzzles: usize, runs: usize, r: &[Outcome]) -> Row {
-    let solved = r.iter().filter(|x| x.0).count();
-    let mut ms: Vec<f64> = r.iter().map(|x| x.2.as_secs_f64() * 1e3).collect();
-    let mut it: Vec<f64> = r.iter().map(|x| x.1 as f64).collect();
+/// The row of one algorithm on one file, from its attempts' records.
+pub fn row(file: &str, algo: &str, runs: usize, records: &[AttemptRecord]) -> Row {
+    let r = records;
+    let solved = r.iter().filter(|x| x.solved).count();
+    let mut ms: Vec<f64> = r.iter().map(|x| x.seconds * 1e3).collect();
+    let mut it: Vec<f64> = r.iter().map(|x| x.iterations as f64).collect();
     let n = r.len().max(1) as f64;
     let solved_at: Vec<u32> = r
         .iter()
-        .filter(|x| x.0)
-        .map(|x| x.1.min(u32::MAX as u64) as u32)
+        .filter(|x| x.solved)
+        .map(|x| x.iterations.min(u32::MAX as u64) as u32)
         .collect();
     let tts = tts99(&solved_at, r.len());
     let iterations: f64 = it.iter().sum();
     let seconds: f64 = ms.iter().sum::<f64>() / 1e3;
+    let mut puzzles: Vec<usize> = r.iter().map(|x| x.puzzle).collect();
+    puzzles.sort_unstable();
+    puzzles.dedup();
     Row {
         file: file.to_string(),
         algo: algo.to_string(),
-        unit: unit.to_string(),
-        puzzles,
+        unit: r.first().map_or(String::new(), |x| x.unit.clone()),
+        puzzles: puzzles.len(),
         runs,
         attempts: r.len(),
         solved,
@@ -239,6 +271,7 @@ fn row(file: &str, algo: &str, unit: &str, puzzles: usize, runs: usize, r: &[Out
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    let started = std::time::SystemTime::now();
     if a.budget_ms == 0 && a.max_iterations.is_none() {
         bail!("give a time budget (--budget-ms) or --max-iterations: local search may never end");
     }
@@ -290,117 +323,130 @@ pub fn run(a: Args) -> Result<ExitCode> {
         gpu_sudoku::limits::available_memory(),
         "use fewer --runs, algorithms or puzzles",
     )?;
-    let pb = super::progress::bar(total, "compare");
+    // Work items: per file, per algorithm, its puzzle × run attempts (cost: cells × budget).
+    let budget_iters = a.max_iterations.unwrap_or(1);
+    let mut groups = Vec::new();
+    for f in &files {
+        for _ in &algos {
+            let cells = (f.b as u64).pow(4);
+            groups.push((f.puzzles.len() * runs, cells.saturating_mul(budget_iters)));
+        }
+    }
+    let ranges = match a.shard {
+        Some(sh) => shard::split(&groups, sh),
+        None => groups.iter().map(|&(n, _)| 0..n).collect(),
+    };
+    let input_infos: Vec<InputInfo> = files
+        .iter()
+        .map(|f| {
+            let lines: Vec<String> = f.puzzles.iter().map(|p| p.grid.to_line()).collect();
+            InputInfo::new(&f.path, lines.iter().map(String::as_str))
+        })
+        .collect();
+    let params = params_of(&a, &algos, runs)?;
+    let chunk = a.chunk as usize;
+    let journal_path = [&a.reports.json, &a.reports.csv]
+        .into_iter()
+        .flatten()
+        .find(|p| p.as_str() != "-")
+        .map(|p| super::journal::path_for(std::path::Path::new(p)));
+    if a.resume && journal_path.is_none() {
+        bail!("--resume continues the journal kept beside --json FILE or --csv FILE: give the same one");
+    }
+    let header = serde_json::json!({
+        "tool": "gpu-sudoku",
+        "version": env!("CARGO_PKG_VERSION"),
+        "params": params,
+        "inputs": input_infos,
+        "shard": a.shard,
+        "chunk": chunk,
+    });
+    let (mut journal, done) = match &journal_path {
+        Some(p) => {
+            let (j, d) = super::journal::Journal::open::<ChunkDone>(p, &header, a.resume)?;
+            (Some(j), d)
+        }
+        None => (None, Vec::new()),
+    };
+    let mut done: std::collections::HashMap<(usize, usize), ChunkDone> =
+        done.into_iter().map(|c| ((c.group, c.start), c)).collect();
+    let pb = super::progress::bar(ranges.iter().map(|r| r.len()).sum(), "compare");
     let tick = || pb.inc(1);
     let mut rows = Vec::new();
     let mut records = Vec::new();
-    for file in &files {
+    for (fi, file) in files.iter().enumerate() {
         let grids: Vec<Grid> = file.puzzles.iter().map(|p| p.grid.clone()).collect();
         let label = file.label();
-        let attempts = grids.len() * runs;
-        for algo in &algos {
-            let (unit, r): (String, Vec<Outcome>) = match algo {
-                Algo::Baseline(name) => {
-                    let b = baselines::by_name(name, &grids)?;
-                    let r = baselines::run_batch(b.as_ref(), &grids, runs, a.seed, &budget, &tick)
-                        .into_iter()
-                        .map(|x| (x.solved, x.iterations, x.elapsed))
-                        .collect();
-                    (b.unit().to_string(), r)
-                }
-                // Each attempt runs alone through the CPU runner, so that it is timed alone.
-                Algo::Ilca(_, params) => {
-                    let r = (0..attempts)
-                        .into_par_iter()
-                        .map(|i| {
-                            let t = Instant::now();
-                            let batch = Batch {
-                                puzzles: &grids,
-                                settings: std::slice::from_ref(params),
-                                instances: vec![Instance {
-                                    setting: 0,
-                                    puzzle: i / runs,
-                                    run: i % runs,
-                                }],
-                            };
-                            let res = ilca::run::run(&Device::Cpu, &batch, &|_| {})?.remove(0);
-                            tick();
-                            Ok((res.solved, res.steps as u64, t.elapsed()))
-                        })
-                        .collect::<Result<Vec<_>>>()?;
-                    ("steps".into(), r)
-                }
-                // RFSS is deterministic: every run of a puzzle is the same run, timed again.
-                Algo::Rfss(_, params) => {
-                    let r = (0..attempts)
-                        .into_par_iter()
-                        .map(|i| {
-                            let p = i / runs;
-                            let t = Instant::now();
-                            let o = rfss::run::run(
-                                &Device::Cpu,
-                                std::slice::from_ref(&grids[p]),
-                                params,
-                                &|_| {},
-                            )?
-                            .remove(0);
-                            let res = o.to_instance_result(p);
-                            tick();
-                            Ok((res.solved, res.steps as u64, t.elapsed()))
-                        })
-                        .collect::<Result<Vec<_>>>()?;
-                    ("generations".into(), r)
-                }
-            };
-            for (i, o) in r.iter().enumerate() {
-                records.push(AttemptRecord {
-                    algo: algo.name().into(),
-                    file: label.clone(),
-                    puzzle: i / runs,
-                    run: i % runs,
-                    solved: o.0,
-                    iterations: o.1,
-                    unit: unit.clone(),
-                    seconds: o.2.as_secs_f64(),
-                });
+        for (ai, algo) in algos.iter().enumerate() {
+            let group = fi * algos.len() + ai;
+            let mut group_records = Vec::with_capacity(ranges[group].len());
+            let mut start = ranges[group].start;
+            while start < ranges[group].end {
+                let end = (start + chunk).min(ranges[group].end);
+                let c = match done.remove(&(group, start)) {
+                    Some(c) if c.end == end => {
+                        pb.inc((end - start) as u64);
+                        c
+                    }
+                    _ => {
+                        let c = ChunkDone {
+                            group,
+                            start,
+                            end,
+                            records: run_attempts(
+                                algo,
+                                &grids,
+                                &label,
+                                runs,
+                                start..end,
+                                a.seed,
+                                &budget,
+                                &tick,
+                            )?,
+                        };
+                        if let Some(j) = journal.as_mut() {
+                            j.append(&c)?;
+                        }
+                        c
+                    }
+                };
+                group_records.extend(c.records);
+                start = end;
             }
-            rows.push(row(&label, algo.name(), &unit, grids.len(), runs, &r));
+            if !group_records.is_empty() {
+                rows.push(row(&label, algo.name(), runs, &group_records));
+            }
+            records.extend(group_records);
         }
     }
     pb.finish_and_clear();
     print_table(&a.reports, &table(&rows));
-    let settings = algos
-        .iter()
-        .filter_map(|algo| {
-            let v = match algo {
-                Algo::Baseline(_) => return None,
-                Algo::Ilca(_, p) => serde_json::to_value(p),
-                Algo::Rfss(_, p) => serde_json::to_value(p),
-            };
-            Some(v.map(|v| (algo.name().to_string(), v)))
-        })
-        .collect::<Result<_, _>>()?;
     let report = Report {
-        tool: "gpu-sudoku",
-        version: env!("CARGO_PKG_VERSION"),
+        tool: "gpu-sudoku".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
         schema: SCHEMA,
         command: std::env::args().collect(),
-        params: Params {
-            algos: algos.iter().map(|x| x.name().to_string()).collect(),
-            seed: a.seed,
-            runs,
-            budget_ms: a.budget_ms,
-            max_iterations: a.max_iterations,
-            settings,
-        },
-        rows: &rows,
-        attempts: &records,
+        params,
+        inputs: input_infos,
+        shard: a.shard,
+        provenance: provenance_here(started),
+        rows,
+        attempts: records,
     };
-    a.reports.write(
-        || Ok(serde_json::to_string_pretty(&report)? + "\n"),
+    write_reports(&a.reports, &report)?;
+    if let Some(j) = journal {
+        j.finish()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the JSON and CSV reports asked for.
+pub fn write_reports(reports: &ReportArgs, report: &Report) -> Result<()> {
+    reports.write(
+        || Ok(serde_json::to_string_pretty(report)? + "\n"),
         || {
             let mut s = String::from("algo,file,puzzle,run,solved,iterations,unit,seconds\n");
-            for r in &records {
+            for r in &report.attempts {
                 s += &format!(
                     "{},{},{},{},{},{},{},{}\n",
                     csv_field(&r.algo),
@@ -415,11 +461,117 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
             s
         },
-    )?;
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
-fn table(rows: &[Row]) -> String {
+/// The parameters of a compare run (what every shard of it must share).
+fn params_of(a: &Args, algos: &[Algo], runs: usize) -> Result<Params> {
+    let settings = algos
+        .iter()
+        .filter_map(|algo| {
+            let v = match algo {
+                Algo::Baseline(_) => return None,
+                Algo::Ilca(_, p) => serde_json::to_value(p),
+                Algo::Rfss(_, p) => serde_json::to_value(p),
+            };
+            Some(v.map(|v| (algo.name().to_string(), v)))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Params {
+        algos: algos.iter().map(|x| x.name().to_string()).collect(),
+        seed: a.seed,
+        runs,
+        budget_ms: a.budget_ms,
+        max_iterations: a.max_iterations,
+        settings,
+    })
+}
+
+/// Attempts `items` of `algo` on `grids` (item i: puzzle i / runs, run i % runs), each timed
+/// alone.
+#[allow(clippy::too_many_arguments)]
+fn run_attempts(
+    algo: &Algo,
+    grids: &[Grid],
+    file: &str,
+    runs: usize,
+    items: std::ops::Range<usize>,
+    seed: u64,
+    budget: &Budget,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<AttemptRecord>> {
+    let (unit, outcomes): (String, Vec<Outcome>) = match algo {
+        Algo::Baseline(name) => {
+            let b = baselines::by_name(name, grids)?;
+            let r =
+                baselines::run_attempts(b.as_ref(), grids, runs, items.clone(), seed, budget, tick)
+                    .into_iter()
+                    .map(|x| (x.solved, x.iterations, x.elapsed))
+                    .collect();
+            (b.unit().to_string(), r)
+        }
+        // Each attempt runs alone through the CPU runner, so that it is timed alone.
+        Algo::Ilca(_, params) => {
+            let r = items
+                .clone()
+                .into_par_iter()
+                .map(|i| {
+                    let t = Instant::now();
+                    let batch = Batch {
+                        puzzles: grids,
+                        settings: std::slice::from_ref(params),
+                        instances: vec![Instance {
+                            setting: 0,
+                            puzzle: i / runs,
+                            run: i % runs,
+                        }],
+                    };
+                    let res = ilca::run::run(&Device::Cpu, &batch, &|_| {})?.remove(0);
+                    tick();
+                    Ok((res.solved, res.steps as u64, t.elapsed()))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            ("steps".into(), r)
+        }
+        // RFSS is deterministic: every run of a puzzle is the same run, timed again.
+        Algo::Rfss(_, params) => {
+            let r = items
+                .clone()
+                .into_par_iter()
+                .map(|i| {
+                    let p = i / runs;
+                    let t = Instant::now();
+                    let o = rfss::run::run(
+                        &Device::Cpu,
+                        std::slice::from_ref(&grids[p]),
+                        params,
+                        &|_| {},
+                    )?
+                    .remove(0);
+                    let res = o.to_instance_result(p);
+                    tick();
+                    Ok((res.solved, res.steps as u64, t.elapsed()))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            ("generations".into(), r)
+        }
+    };
+    Ok(items
+        .zip(outcomes)
+        .map(|(i, o)| AttemptRecord {
+            algo: algo.name().into(),
+            file: file.into(),
+            puzzle: i / runs,
+            run: i % runs,
+            solved: o.0,
+            iterations: o.1,
+            unit: unit.clone(),
+            seconds: o.2.as_secs_f64(),
+        })
+        .collect())
+}
+
+pub fn table(rows: &[Row]) -> String {
     let mut t = format!(
         "{:<24} {:<22} {:>8} {:>8} {:>13} {:>11} {:>11} {:>11} {:>11} {:<11}\n",
         "file",

@@ -35,6 +35,8 @@ mod bench;
 mod compare;
 mod generate;
 mod ilca_args;
+mod journal;
+mod merge;
 mod output;
 mod plot;
 mod progress;
@@ -90,6 +92,8 @@ pub enum Command {
     PlotTrace(plot::TraceArgs),
     /// Draw the series of a wide CSV over x (e.g. RFSS species proportions, Horn's Fig. 3).
     PlotLines(plot::LinesArgs),
+    /// Join the JSON reports of the shards of one run (`--shard K/N`) into the unsharded report.
+    Merge(merge::Args),
     /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
     Adapters(adapters::Args),
 }
@@ -112,6 +116,7 @@ pub fn main() -> ExitCode {
         Command::PlotSweep(a) => plot::run_sweep(a),
         Command::PlotTrace(a) => plot::run_trace(a),
         Command::PlotLines(a) => plot::run_lines(a),
+        Command::Merge(a) => merge::run(a),
         Command::Adapters(a) => adapters::run(a),
     };
     let code = match result {

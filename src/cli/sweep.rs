@@ -14,6 +14,8 @@ use super::plot::FormatArg;
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::ilca::IlcaParams;
 use gpu_sudoku::puzzle::read_puzzles;
+use gpu_sudoku::report::batch::{provenance_here, InputInfo};
+use gpu_sudoku::shard::{self, Shard};
 use gpu_sudoku::sweep::{self, figures, Group, Input, Param, Plan, Sweep, SweepSpec, Values};
 
 #[derive(clap::Args, Debug)]
@@ -60,6 +62,14 @@ pub struct Args {
     /// Continue an interrupted sweep: keep the CSV's rows, run only the settings it lacks.
     #[arg(long)]
     pub resume: bool,
+    /// Also write the rows as JSON (with each row's setting index, the inputs' hashes and the
+    /// provenance), the report `gpu-sudoku merge` joins for sharded sweeps (`-`: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// Run only shard K of N (0 ≤ K < N) of the settings; `gpu-sudoku merge` joins the N
+    /// `--json` reports.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// Write the figures into this folder (created if missing).
     #[arg(long, alias = "plot-dir", value_name = "DIR")]
     pub figures: Option<PathBuf>,
@@ -130,6 +140,7 @@ pub fn read_inputs(files: &[String], size: Option<usize>) -> Result<Vec<Input>> 
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    let started = std::time::SystemTime::now();
     ensure!(a.runs >= 1, "--runs must be at least 1");
     ensure!(
         a.d_bin.is_finite() && a.d_bin > 0.0 && a.d_bin <= 1.0,
@@ -138,13 +149,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
     );
     let plan = Plan::new(&a.spec()?, &a.base())?;
     let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();
-    super::output::check(
-        &input_paths,
-        &[super::output::Output::new(
-            "--csv",
-            &a.csv.to_string_lossy(),
-        )],
-    )?;
+    let mut outputs = vec![super::output::Output::new(
+        "--csv",
+        &a.csv.to_string_lossy(),
+    )];
+    outputs.extend(
+        a.json
+            .as_deref()
+            .map(|p| super::output::Output::new("--json", p)),
+    );
+    super::output::check(&input_paths, &outputs)?;
     if let Some(dir) = &a.figures {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--figures {}: cannot create it", dir.display()))?;
@@ -196,7 +210,29 @@ pub fn run(a: Args) -> Result<ExitCode> {
         out.flush()?;
     }
 
-    let todo: Vec<usize> = (0..plan.runs.len()).filter(|i| !skip.contains(i)).collect();
+    // This process's settings: all, or its shard's (each setting costs instances × steps).
+    let mine: Vec<bool> = match a.shard {
+        None => vec![true; plan.runs.len()],
+        Some(sh) => {
+            let groups: Vec<(usize, u64)> = plan
+                .runs
+                .iter()
+                .map(|r| {
+                    (
+                        1,
+                        (sw.instances_per_setting() as u64).saturating_mul(r.params.steps as u64),
+                    )
+                })
+                .collect();
+            shard::split(&groups, sh)
+                .into_iter()
+                .map(|r| !r.is_empty())
+                .collect()
+        }
+    };
+    let todo: Vec<usize> = (0..plan.runs.len())
+        .filter(|&i| mine[i] && !skip.contains(&i))
+        .collect();
     let per_setting = sw.instances_per_setting();
     let block = if a.block > 0 {
         a.block
@@ -218,7 +254,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let pb = super::progress::bar(todo.len() * per_setting, "sweep");
     for chunk in todo.chunks(block) {
         let settings: Vec<_> = chunk.iter().map(|&i| plan.runs[i].clone()).collect();
-        let new = sw.run_block(&device, &settings, &|k| pb.inc(k as u64))?;
+        let new = sw
+            .run_block(&device, &settings, &|k| pb.inc(k as u64))?
+            .concat();
         for r in &new {
             writeln!(out, "{}", r.csv_line())?;
         }
@@ -228,6 +266,41 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     pb.finish_and_clear();
     errln!("wrote {} rows to {}", rows.len(), a.csv.display());
+    if let Some(path) = &a.json {
+        let mut tagged: Vec<(usize, &sweep::Row)> = rows
+            .iter()
+            .map(|r| (plan.setting_of(r).expect("a row of this plan"), r))
+            .collect();
+        tagged.sort_by_key(|(s, _)| *s);
+        let report = serde_json::json!({
+            "tool": "gpu-sudoku",
+            "version": env!("CARGO_PKG_VERSION"),
+            "schema": gpu_sudoku::report::batch::SCHEMA,
+            "command": std::env::args().collect::<Vec<_>>(),
+            "kind": "sweep",
+            "params": {
+                "swept": plan.swept(),
+                "base": a.base(),
+                "axes": plan.axes,
+                "settings": plan.runs.len(),
+                "runs": a.runs,
+                "d_bin": a.d_bin,
+            },
+            "inputs": inputs.iter().zip(&a.files).map(|(i, path)| {
+                let lines: Vec<String> = i.puzzles.iter().map(|g| g.to_line()).collect();
+                InputInfo::new(path, lines.iter().map(String::as_str))
+            }).collect::<Vec<_>>(),
+            "shard": a.shard,
+            "provenance": provenance_here(started),
+            "rows": tagged.iter().map(|(s, r)| {
+                let mut v = serde_json::to_value(r).expect("a row serialises");
+                v["setting"] = (*s).into();
+                v
+            }).collect::<Vec<_>>(),
+        });
+        super::output::Output::new("--json", path)
+            .write((serde_json::to_string_pretty(&report)? + "\n").as_bytes())?;
+    }
 
     // The best setting per file and overall.
     let mut labels: Vec<String> = Vec::new();

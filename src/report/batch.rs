@@ -4,6 +4,7 @@
 
 use super::stats::{tts99, wilson95, Tts};
 use super::InstanceResult;
+use crate::shard::Shard;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -27,10 +28,10 @@ pub struct FileResults {
     pub results: Vec<InstanceResult>,
     /// Wall time of the file's batch.
     pub wall: Duration,
-    /// Per puzzle, in puzzle order: the algorithm's own record of the puzzle's run, written under
-    /// the algorithm's name beside each of its instances in the JSON (RFSS: generations run,
+    /// Per puzzle (by index): the algorithm's own record of the puzzle's run, written under the
+    /// algorithm's name beside each of its instances in the JSON (RFSS: generations run,
     /// conflicts left, species, restarts, why a puzzle is unsolvable); empty when there is none.
-    pub details: Vec<serde_json::Value>,
+    pub details: BTreeMap<usize, serde_json::Value>,
 }
 
 /// Aggregate numbers of one file (or of all files).
@@ -54,7 +55,7 @@ pub struct Summary {
     /// runs; `None` when nothing was solved.
     pub tts99: Option<Tts>,
     /// Wall time and throughput: not reproducible, kept apart so that a run's JSON minus its
-    /// `timing` objects is the same whatever the thread count or machine.
+    /// `timing` and `provenance` objects is the same whatever the thread count or machine.
     pub timing: Timing,
 }
 
@@ -130,7 +131,7 @@ impl Summary {
 
     /// Summary over all files: instances pooled, wall times added.
     pub fn overall(files: &[FileResults]) -> Summary {
-        let puzzles = files.iter().map(|f| f.lines.len()).sum();
+        let puzzles = files.iter().map(FileResults::puzzles_run).sum();
         // Puzzle indices repeat across files: count solved puzzles per file.
         let per_file: Vec<Summary> = files.iter().map(FileResults::summary).collect();
         let wall = files.iter().map(|f| f.wall).sum();
@@ -142,7 +143,15 @@ impl Summary {
 
 impl FileResults {
     pub fn summary(&self) -> Summary {
-        Summary::of(self.lines.len(), &self.results, self.wall)
+        Summary::of(self.puzzles_run(), &self.results, self.wall)
+    }
+
+    /// How many of the file's puzzles have results (all of them, but in a shard).
+    pub fn puzzles_run(&self) -> usize {
+        let mut p: Vec<usize> = self.results.iter().map(|r| r.puzzle).collect();
+        p.sort_unstable();
+        p.dedup();
+        p.len()
     }
 }
 
@@ -318,6 +327,13 @@ struct BatchJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
     params: serde_json::Value,
+    /// What ran: every input file with its puzzle count and content hash.
+    inputs: &'a [InputInfo],
+    /// The part of the run this report holds, when sharded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<Shard>,
+    /// Where and when it ran (host, start time; for a merge, every shard's).
+    provenance: &'a serde_json::Value,
     files: Vec<FileJson<'a>>,
     overall: Summary,
 }
@@ -341,6 +357,46 @@ pub struct BatchInfo<'a> {
     pub note: Option<&'a str>,
     /// The algorithm's parameters as they were used.
     pub params: serde_json::Value,
+    /// Every input file, hashed.
+    pub inputs: Vec<InputInfo>,
+    /// The shard this report holds, if the run was split.
+    pub shard: Option<Shard>,
+    /// Host and start time (or, for a merge, each shard's); not part of the results.
+    pub provenance: serde_json::Value,
+}
+
+/// One input of a run, identified by its content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct InputInfo {
+    pub path: String,
+    pub puzzles: usize,
+    /// [`crate::shard::content_hash`] of its puzzles (one-line grids), so the same puzzles under
+    /// another name or layout are the same input.
+    pub hash: String,
+}
+
+impl InputInfo {
+    /// The input `path` holding the grids `lines` (one-line format).
+    pub fn new<'a>(path: &str, lines: impl IntoIterator<Item = &'a str>) -> InputInfo {
+        let lines: Vec<&str> = lines.into_iter().collect();
+        InputInfo {
+            path: path.into(),
+            puzzles: lines.len(),
+            hash: crate::shard::content_hash(lines.iter().map(|l| l.as_bytes())),
+        }
+    }
+}
+
+/// Host name and start time (seconds since the Unix epoch) of this process's run.
+pub fn provenance_here(started: std::time::SystemTime) -> serde_json::Value {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .or_else(|_| std::env::var("HOSTNAME"))
+        .unwrap_or_default();
+    let secs = started
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    serde_json::json!({ "host": host, "started_unix": secs })
 }
 
 /// The JSON report of a batch (pretty-printed).
@@ -358,6 +414,9 @@ pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
         runs: info.runs,
         note: info.note,
         params: info.params.clone(),
+        inputs: &info.inputs,
+        shard: info.shard,
+        provenance: &info.provenance,
         files: files
             .iter()
             .map(|f| FileJson {
@@ -378,7 +437,7 @@ pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
                         grid: &r.grid,
                         detail: f
                             .details
-                            .get(r.puzzle)
+                            .get(&r.puzzle)
                             .map(|d| (info.algorithm, d))
                             .into_iter()
                             .collect(),
@@ -467,7 +526,7 @@ mod tests {
             lines: vec![3, 5],
             results,
             wall: Duration::from_millis(ms),
-            details: Vec::new(),
+            details: BTreeMap::new(),
         }
     }
 
@@ -525,6 +584,9 @@ mod tests {
             seed: Some(params.seed),
             note: None,
             params: serde_json::to_value(&params).unwrap(),
+            inputs: vec![InputInfo::new("dir/a.txt", ["1234341221434321"])],
+            shard: None,
+            provenance: serde_json::json!({}),
         };
         let v: serde_json::Value =
             serde_json::from_str(&batch_json(&info, std::slice::from_ref(&f))).unwrap();

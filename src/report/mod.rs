@@ -4,11 +4,11 @@
 pub mod batch;
 pub mod stats;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How one instance (puzzle, run) ended. Engines fill it; `solved` is only set after the final
 /// grid passed [`crate::puzzle::Grid::verify_solution_of`] against the puzzle's clues.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InstanceResult {
     /// Index of the puzzle in its file (0-based).
     pub puzzle: usize,

@@ -11,7 +11,7 @@
 //! (instance-steps per second of the batch): the machine time a user would spend per solution at
 //! 99% confidence. Each algorithm's unit of "step" is its own (time-steps, generations, nodes).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -38,7 +38,7 @@ pub fn wilson95(successes: usize, trials: usize) -> Option<(f64, f64)> {
 }
 
 /// Time to solution at 99% confidence.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tts {
     /// TTS99 in the algorithm's steps.
     pub steps: f64,

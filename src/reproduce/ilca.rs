@@ -142,7 +142,7 @@ pub fn reproduce_ilca(
                     lines: (0..puzzles.len()).collect(),
                     results,
                     wall: t0.elapsed(),
-                    details: Vec::new(),
+                    details: Default::default(),
                 });
             }
             let tier_rows = files

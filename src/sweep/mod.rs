@@ -23,10 +23,12 @@ pub use plan::Plan;
 pub use run::{completed, d_bin, difficulty, Input, Sweep};
 
 use crate::ilca::IlcaParams;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A parameter a sweep can vary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Param {
     /// lp/lr, with lp (or lr) fixed.
     Ratio,
@@ -93,7 +95,7 @@ pub enum Values {
 pub const MAX_POINTS: usize = 1_000_000;
 
 /// One setting of a sweep (a grid point).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     pub lr: f64,
     pub lp: f64,
@@ -116,7 +118,8 @@ impl Point {
 }
 
 /// Whether a row belongs to the sweep or to the reference setting of `--baseline`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     Sweep,
     Baseline,
@@ -156,7 +159,8 @@ impl SweepSpec {
 }
 
 /// Which rows a CSV line summarises.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Group {
     /// One puzzle file (tier).
     File,
@@ -177,7 +181,7 @@ impl Group {
 }
 
 /// One CSV row: a setting's results over a group of puzzles.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The swept parameters, `+`-joined (`ratio+sr`).
     pub swept: String,

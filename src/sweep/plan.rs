@@ -159,6 +159,22 @@ impl Plan {
         Ok(Plan { axes, points, runs })
     }
 
+    /// The engine setting (index in `runs`) a row of this sweep belongs to.
+    pub fn setting_of(&self, row: &super::Row) -> Option<usize> {
+        self.runs.iter().position(|r| {
+            r.role == row.role
+                && r.points.iter().any(|p| {
+                    (p.lr.to_bits(), p.lp.to_bits(), p.sr, p.steps)
+                        == (
+                            row.point.lr.to_bits(),
+                            row.point.lp.to_bits(),
+                            row.point.sr,
+                            row.point.steps,
+                        )
+                })
+        })
+    }
+
     pub fn swept(&self) -> String {
         self.axes
             .iter()

@@ -67,13 +67,13 @@ impl Sweep<'_> {
     }
 
     /// Runs the given engine settings (usually a block of `plan.runs`): one engine call per
-    /// puzzle size, all these settings batched together. Returns their rows, in order.
+    /// puzzle size, all these settings batched together. Returns each setting's rows, in order.
     pub fn run_block(
         &self,
         device: &Device,
         settings: &[RunSetting],
         progress: &(dyn Fn(usize) + Sync),
-    ) -> Result<Vec<Row>> {
+    ) -> Result<Vec<Vec<Row>>> {
         ensure!(self.runs >= 1, "runs must be at least 1");
         for inp in self.inputs {
             ensure!(!inp.puzzles.is_empty(), "{}: no puzzles", inp.label);
@@ -126,13 +126,16 @@ impl Sweep<'_> {
                 }
             }
         }
-        let mut rows = Vec::new();
-        for (s, set) in settings.iter().enumerate() {
-            for pt in &set.points {
-                rows.extend(self.rows_for(set.role, pt, &offset, |f| &results[f][s]));
-            }
-        }
-        Ok(rows)
+        Ok(settings
+            .iter()
+            .enumerate()
+            .map(|(s, set)| {
+                set.points
+                    .iter()
+                    .flat_map(|pt| self.rows_for(set.role, pt, &offset, |f| &results[f][s]))
+                    .collect()
+            })
+            .collect())
     }
 
     /// Rows of one point from its setting's results (`res(file)`).

@@ -90,7 +90,7 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
 pub fn strip_where_and_when(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(m) => {
-            for k in ["backend", "adapter", "command", "timing"] {
+            for k in ["backend", "adapter", "command", "timing", "provenance"] {
                 m.remove(k);
             }
             m.values_mut().for_each(strip_where_and_when);

@@ -1,0 +1,359 @@
+//! `gpu-sudoku merge SHARD.json…`: joins the reports of the N shards of one run (`--shard K/N`
+//! of `batch` or `compare`) into the report the unsharded run writes: every per-instance record
+//! in order, the summaries, intervals and TTS recomputed from them, and the provenance of every
+//! shard. Shards of different versions, parameters, seeds or inputs are refused, as are
+//! duplicates and missing shards (named).
+
+use super::args::{print_table, ReportArgs};
+use anyhow::{bail, ensure, Context, Result};
+use gpu_sudoku::report::batch::{
+    batch_json, instances_csv, provenance_here, table, BatchInfo, FileResults, InputInfo,
+};
+use gpu_sudoku::report::InstanceResult;
+use gpu_sudoku::shard;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The shards' JSON reports (`--json` of each `--shard K/N` run), in any order.
+    #[arg(required = true, value_name = "SHARD.json")]
+    pub shards: Vec<String>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+/// The fields that must be equal in every shard of one run.
+const SAME: [&str; 10] = [
+    "tool",
+    "version",
+    "schema",
+    "kind",
+    "algorithm",
+    "preset",
+    "runs",
+    "seed",
+    "params",
+    "inputs",
+];
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    let names: Vec<&str> = a.shards.iter().map(String::as_str).collect();
+    a.reports.check(&names)?;
+    let docs: Vec<Value> = a
+        .shards
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read {p}"))?;
+            serde_json::from_str(&text).with_context(|| format!("{p}: not a JSON report"))
+        })
+        .collect::<Result<_>>()?;
+    for (p, d) in a.shards.iter().zip(&docs) {
+        ensure!(d["tool"] == "gpu-sudoku", "{p}: not a gpu-sudoku report");
+        ensure!(
+            d["shard"].is_object(),
+            "{p}: not a shard (it was not run with --shard K/N)"
+        );
+    }
+    let first = &docs[0];
+    for (p, d) in a.shards.iter().zip(&docs).skip(1) {
+        for k in SAME {
+            if d[k] != first[k] {
+                bail!(
+                    "{p} and {} are not shards of one run: their `{k}` differs",
+                    a.shards[0]
+                );
+            }
+        }
+    }
+    let count = first["shard"]["count"].as_u64().unwrap_or(0) as usize;
+    let indices: Vec<usize> = docs
+        .iter()
+        .zip(&a.shards)
+        .map(|(d, p)| {
+            ensure!(
+                d["shard"]["count"] == first["shard"]["count"],
+                "{p} is a shard of {} parts, {} of {count}",
+                d["shard"]["count"],
+                a.shards[0]
+            );
+            Ok(d["shard"]["index"].as_u64().unwrap_or(u64::MAX) as usize)
+        })
+        .collect::<Result<_>>()?;
+    shard::check_complete(&indices, count)?;
+    if first["files"].is_array() {
+        merge_batch(&a, &docs)
+    } else if first["attempts"].is_array() {
+        merge_compare(&a, docs)
+    } else if first["kind"] == "sweep" {
+        merge_sweep(&a, docs)
+    } else {
+        bail!("{}: this report kind cannot be merged", a.shards[0])
+    }
+}
+
+/// Where and how each shard ran, for the merged report's provenance.
+fn shard_provenance(docs: &[Value]) -> Value {
+    let mut shards: Vec<Value> = docs
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "shard": d["shard"],
+                "command": d["command"],
+                "backend": d["backend"],
+                "adapter": d["adapter"],
+                "provenance": d["provenance"],
+                "wall_s": d["overall"]["timing"]["wall_s"],
+            })
+        })
+        .collect();
+    shards.sort_by_key(|s| s["shard"]["index"].as_u64());
+    let mut provenance = provenance_here(std::time::SystemTime::now());
+    provenance["shards"] = Value::Array(shards);
+    provenance
+}
+
+fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
+    use super::compare::{row, write_reports, Report};
+    let provenance = shard_provenance(&docs);
+    let reports: Vec<Report> = docs
+        .into_iter()
+        .zip(&a.shards)
+        .map(|(d, p)| {
+            serde_json::from_value(d).with_context(|| format!("{p}: not a compare report"))
+        })
+        .collect::<Result<_>>()?;
+    let first = &reports[0];
+    // Canonical order: file (as given), algorithm (as given), puzzle, run.
+    let label = |path: &str| {
+        std::path::Path::new(path)
+            .file_stem()
+            .map_or(path.to_string(), |s| s.to_string_lossy().into_owned())
+    };
+    let files: Vec<String> = first.inputs.iter().map(|i| label(&i.path)).collect();
+    let algos = &first.params.algos;
+    let mut attempts: Vec<_> = reports
+        .iter()
+        .flat_map(|r| r.attempts.iter().cloned())
+        .collect();
+    let key = |r: &super::compare::AttemptRecord| {
+        (
+            files
+                .iter()
+                .position(|f| *f == r.file)
+                .unwrap_or(usize::MAX),
+            algos
+                .iter()
+                .position(|x| *x == r.algo)
+                .unwrap_or(usize::MAX),
+            r.puzzle,
+            r.run,
+        )
+    };
+    attempts.sort_by_key(key);
+    if let Some(w) = attempts.windows(2).find(|w| key(&w[0]) == key(&w[1])) {
+        bail!(
+            "{} on {} puzzle {} run {} is in two shards",
+            w[0].algo,
+            w[0].file,
+            w[0].puzzle,
+            w[0].run
+        );
+    }
+    let expected: usize =
+        first.inputs.iter().map(|i| i.puzzles).sum::<usize>() * first.params.runs * algos.len();
+    ensure!(
+        attempts.len() == expected,
+        "the shards hold {} of the run's {expected} attempts",
+        attempts.len()
+    );
+    let mut rows = Vec::new();
+    for f in &files {
+        for algo in algos {
+            let group: Vec<_> = attempts
+                .iter()
+                .filter(|r| &r.file == f && &r.algo == algo)
+                .cloned()
+                .collect();
+            rows.push(row(f, algo, first.params.runs, &group));
+        }
+    }
+    let merged = Report {
+        tool: first.tool.clone(),
+        version: first.version.clone(),
+        schema: first.schema,
+        command: std::env::args().collect(),
+        params: first.params.clone(),
+        inputs: first.inputs.clone(),
+        shard: None,
+        provenance,
+        rows,
+        attempts,
+    };
+    print_table(&a.reports, &super::compare::table(&merged.rows));
+    write_reports(&a.reports, &merged)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn field<'a>(v: &'a Value, k: &str) -> Result<&'a Value> {
+    v.get(k).with_context(|| format!("the report has no `{k}`"))
+}
+
+fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
+    let first = &docs[0];
+    let algorithm = first["algorithm"].as_str().unwrap_or("ilca").to_string();
+    let runs = first["runs"].as_u64().unwrap_or(1) as usize;
+    let inputs: Vec<InputInfo> = serde_json::from_value(field(first, "inputs")?.clone())?;
+    let mut files = Vec::new();
+    for (fi, input) in inputs.iter().enumerate() {
+        let mut results: Vec<(InstanceResult, usize)> = Vec::new();
+        let mut details = BTreeMap::new();
+        let mut wall = Duration::ZERO;
+        for d in docs {
+            let f = &d["files"][fi];
+            wall +=
+                Duration::from_secs_f64(f["summary"]["timing"]["wall_s"].as_f64().unwrap_or(0.0));
+            for i in f["instances"].as_array().into_iter().flatten() {
+                let r: InstanceResult = serde_json::from_value(i.clone())
+                    .with_context(|| format!("{}: a bad instance record", input.path))?;
+                if let Some(detail) = i.get(&algorithm) {
+                    details.insert(r.puzzle, detail.clone());
+                }
+                let line = i["line"].as_u64().unwrap_or(0) as usize;
+                results.push((r, line));
+            }
+        }
+        results.sort_by_key(|(r, _)| (r.puzzle, r.run));
+        let expected = input.puzzles * runs;
+        let dup = results
+            .windows(2)
+            .find(|w| (w[0].0.puzzle, w[0].0.run) == (w[1].0.puzzle, w[1].0.run));
+        if let Some(w) = dup {
+            bail!(
+                "{}: puzzle {} run {} is in two shards",
+                input.path,
+                w[0].0.puzzle,
+                w[0].0.run
+            );
+        }
+        ensure!(
+            results.len() == expected,
+            "{}: the shards hold {} of its {expected} instances",
+            input.path,
+            results.len()
+        );
+        let mut lines = vec![0; input.puzzles];
+        for (r, line) in &results {
+            lines[r.puzzle] = *line;
+        }
+        let f = &first["files"][fi];
+        files.push(FileResults {
+            path: f["path"].as_str().unwrap_or(&input.path).to_string(),
+            label: f["label"].as_str().unwrap_or_default().to_string(),
+            side: f["side"].as_u64().unwrap_or(0) as usize,
+            lines,
+            results: results.into_iter().map(|(r, _)| r).collect(),
+            wall,
+            details,
+        });
+    }
+    let same_or = |k: &str, mixed: &str| -> String {
+        let v = &first[k];
+        if docs.iter().all(|d| &d[k] == v) {
+            v.as_str().unwrap_or(mixed).to_string()
+        } else {
+            mixed.to_string()
+        }
+    };
+    let backend = same_or("backend", "mixed");
+    let adapter = same_or("adapter", "mixed");
+    let adapter = (first["adapter"].is_string() || adapter == "mixed").then_some(adapter);
+    let provenance = shard_provenance(docs);
+    let command: Vec<String> = std::env::args().collect();
+    let info = BatchInfo {
+        algorithm: &algorithm,
+        preset: first["preset"].as_str(),
+        command: &command,
+        backend: &backend,
+        adapter: adapter.as_deref(),
+        runs,
+        seed: first["seed"].as_u64(),
+        note: first["note"].as_str(),
+        params: first["params"].clone(),
+        inputs,
+        shard: None,
+        provenance,
+    };
+    let unit = if algorithm == "rfss" { "gens" } else { "steps" };
+    print_table(&a.reports, &table(&files, unit));
+    a.reports.write(
+        || Ok(batch_json(&info, &files)),
+        || instances_csv(&info, &files),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Sweeps are sharded by setting: the merged report holds every setting's rows, in plan order;
+/// `--csv` writes them as the sweep CSV.
+fn merge_sweep(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
+    let settings = docs[0]["params"]["settings"].as_u64().unwrap_or(0) as usize;
+    let mut rows: Vec<(usize, Value)> = Vec::new();
+    let mut owner: Vec<Option<usize>> = vec![None; settings];
+    for (si, d) in docs.iter().enumerate() {
+        for r in d["rows"].as_array().into_iter().flatten() {
+            let s = r["setting"].as_u64().unwrap_or(u64::MAX) as usize;
+            ensure!(
+                s < settings,
+                "{}: a row of setting {s}, of {settings}",
+                a.shards[si]
+            );
+            match owner[s] {
+                Some(o) if o != si => bail!(
+                    "setting {s} is in two shards ({} and {})",
+                    a.shards[o],
+                    a.shards[si]
+                ),
+                _ => owner[s] = Some(si),
+            }
+            rows.push((s, r.clone()));
+        }
+    }
+    let missing: Vec<String> = (0..settings)
+        .filter(|&s| owner[s].is_none())
+        .map(|s| s.to_string())
+        .collect();
+    ensure!(
+        missing.is_empty(),
+        "settings missing from the shards: {} (an unfinished shard? finish it with --resume)",
+        missing.join(", ")
+    );
+    rows.sort_by_key(|(s, _)| *s);
+    let mut merged = docs[0].clone();
+    merged["command"] = serde_json::json!(std::env::args().collect::<Vec<_>>());
+    merged.as_object_mut().expect("an object").remove("shard");
+    merged["provenance"] = shard_provenance(&docs);
+    merged["rows"] = Value::Array(rows.iter().map(|(_, r)| r.clone()).collect());
+    let csv_rows: Vec<gpu_sudoku::sweep::Row> = rows
+        .into_iter()
+        .map(|(_, r)| serde_json::from_value(r))
+        .collect::<Result<_, _>>()
+        .context("a bad sweep row")?;
+    print_table(
+        &a.reports,
+        &format!("merged {} settings, {} rows\n", settings, csv_rows.len()),
+    );
+    a.reports.write(
+        || Ok(serde_json::to_string_pretty(&merged)? + "\n"),
+        || {
+            let mut s = format!("{}\n", gpu_sudoku::sweep::CSV_HEADER);
+            for r in &csv_rows {
+                s += &r.csv_line();
+                s.push('\n');
+            }
+            s
+        },
+    )?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,176 @@
+//! Splitting a run into shards that merge back to the identical result. A run's results depend
+//! only on (seed, puzzle, run, setting) through the counter-based random numbers, so its work
+//! items can be split anywhere: shard K of N takes a contiguous stretch of the items, in their
+//! canonical order, holding about 1/N of the expected cost (items of bigger grids or longer
+//! step budgets count more). Contiguous stretches keep runs of one puzzle together.
+
+use anyhow::{bail, Result};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+/// Shard `index` of `count` (0 ≤ index < count), written `K/N` on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Shard, String> {
+        let bad = || format!("`{s}` is not K/N with 0 ≤ K < N (e.g. 0/4 … 3/4)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The items of each group that fall to `shard`, when group g holds `groups[g].0` items of
+/// cost `groups[g].1` each, all groups one after the other. Item i (counting over all groups)
+/// belongs to the shard whose share of the total cost holds the middle of the item's cost.
+pub fn split(groups: &[(usize, u64)], shard: Shard) -> Vec<Range<usize>> {
+    let total: u128 = groups
+        .iter()
+        .map(|&(n, c)| n as u128 * c.max(1) as u128)
+        .sum();
+    let n = shard.count as u128;
+    // The owner of an item whose cost starts at `before` (sum of earlier costs) and is `c`.
+    let owner = |before: u128, c: u128| -> u128 { ((2 * before + c) * n / (2 * total)).min(n - 1) };
+    let mut before = 0u128;
+    let mut out = Vec::with_capacity(groups.len());
+    for &(items, cost) in groups {
+        let c = cost.max(1) as u128;
+        // Owners grow with the item index: find the first item owned by `shard` and the first
+        // owned by a later shard by binary search.
+        let first_at_least = |k: u128| -> usize {
+            let (mut lo, mut hi) = (0usize, items);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if owner(before + mid as u128 * c, c) >= k {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            lo
+        };
+        let k = shard.index as u128;
+        out.push(first_at_least(k)..first_at_least(k + 1));
+        before += items as u128 * c;
+    }
+    out
+}
+
+/// FNV-1a (64-bit) of a byte stream: the content hash that identifies a run's inputs, so
+/// shards of different inputs are not merged.
+pub fn content_hash<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in part {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h ^= 0xff; // separates parts
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Checks that `shards` (the `index` of every file to merge) are 0..count once each.
+pub fn check_complete(indices: &[usize], count: usize) -> Result<()> {
+    let mut seen = vec![0usize; count];
+    for &i in indices {
+        if i >= count {
+            bail!("shard {i} of {count} does not exist");
+        }
+        seen[i] += 1;
+    }
+    let twice: Vec<String> = (0..count)
+        .filter(|&i| seen[i] > 1)
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !twice.is_empty() {
+        bail!("shards given more than once: {}", twice.join(", "));
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&i| seen[i] == 0)
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "shards missing: {} (run them with --shard K/N, then merge all {count})",
+            missing.join(", ")
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(index: usize, count: usize) -> Shard {
+        Shard { index, count }
+    }
+
+    #[test]
+    fn shards_cover_every_item_once_and_balance_cost() {
+        let groups = [(10, 81u64 * 250), (7, 625 * 250), (0, 5), (13, 81 * 250)];
+        for count in 1..=7 {
+            let mut owned = vec![0u32; 30];
+            let mut cost = vec![0u64; count];
+            for (k, shard_cost) in cost.iter_mut().enumerate() {
+                let ranges = split(&groups, s(k, count));
+                let mut offset = 0;
+                for (g, r) in ranges.iter().enumerate() {
+                    for i in r.clone() {
+                        owned[offset + i] += 1;
+                        *shard_cost += groups[g].1;
+                    }
+                    offset += groups[g].0;
+                }
+            }
+            assert!(owned.iter().all(|&o| o == 1), "{count}: {owned:?}");
+            let total: u64 = cost.iter().sum();
+            let biggest = 625 * 250;
+            for c in &cost {
+                // Each share is within one item's cost of an equal split.
+                assert!(
+                    (*c as i64 - (total / count as u64) as i64).unsigned_abs() <= biggest,
+                    "{count}: {cost:?}"
+                );
+            }
+        }
+        assert_eq!(split(&[(5, 1)], s(0, 1)), vec![0..5]);
+    }
+
+    #[test]
+    fn parse_and_complete() {
+        assert_eq!("2/4".parse::<Shard>().unwrap(), s(2, 4));
+        for bad in ["4/4", "1/0", "x/2", "3"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        check_complete(&[2, 0, 1], 3).unwrap();
+        let e = check_complete(&[0, 2], 3).unwrap_err().to_string();
+        assert!(e.contains("missing: 1/3"), "{e}");
+        let e = check_complete(&[0, 1, 1, 2], 3).unwrap_err().to_string();
+        assert!(e.contains("more than once: 1/3"), "{e}");
+        assert_ne!(
+            content_hash([&b"ab"[..], b"c"]),
+            content_hash([&b"a"[..], b"bc"])
+        );
+        assert_eq!(content_hash([&b"x"[..]]).len(), 16);
+    }
+}

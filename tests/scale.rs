@@ -1,0 +1,284 @@
+//! Beyond one process: a batch, a sweep and a compare run as 3 shards in parallel processes and
+//! merged give the unsharded report (but for timing and provenance); merge refuses what does
+//! not belong together; a killed batch finishes with --resume to the identical report.
+
+mod common;
+use common::{bin, fails, ok, run, temp_dir};
+use serde_json::Value;
+use std::path::Path;
+
+/// Drops what legitimately differs between a sharded and an unsharded run.
+fn strip(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            for k in [
+                "timing",
+                "command",
+                "provenance",
+                "backend",
+                "adapter",
+                "shard",
+                "seconds",
+                "median_ms",
+                "mean_ms",
+                "tts99_s",
+            ] {
+                m.remove(k);
+            }
+            m.values_mut().for_each(strip);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip),
+        _ => {}
+    }
+}
+
+fn json(p: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+/// Runs `args` whole and as 3 shards in parallel, merges, and compares.
+fn sharded_equals_whole(name: &str, args: &[&str]) {
+    let d = temp_dir(&format!("scale-{name}"));
+    let whole = d.join("whole.json");
+    ok(&run(&[args, &["--json", whole.to_str().unwrap()]].concat()));
+    let shards: Vec<_> = (0..3).map(|k| d.join(format!("s{k}.json"))).collect();
+    let children: Vec<_> = shards
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            bin()
+                .args(args)
+                .args(["--shard", &format!("{k}/3"), "--json", p.to_str().unwrap()])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success(), "{name}: a shard failed");
+    }
+    let merged = d.join("merged.json");
+    let mut margs = vec!["merge"];
+    // Any order.
+    margs.extend(shards.iter().rev().map(|p| p.to_str().unwrap()));
+    margs.extend(["--json", merged.to_str().unwrap()]);
+    ok(&run(&margs));
+    let (mut a, mut b) = (json(&whole), json(&merged));
+    let provenance = b["provenance"]["shards"].as_array().unwrap().len();
+    assert_eq!(provenance, 3, "{name}: every shard's provenance is kept");
+    strip(&mut a);
+    strip(&mut b);
+    assert_eq!(a, b, "{name}: merged shards differ from the whole run");
+    // Each shard held a part: not everything, not nothing.
+    for p in &shards {
+        let s = json(p);
+        assert_eq!(s["shard"]["count"], 3);
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn batch_shards_merge_to_the_whole_run() {
+    sharded_equals_whole(
+        "batch",
+        &[
+            "batch",
+            "puzzles/easy.txt",
+            "puzzles/classic.txt",
+            "--runs",
+            "3",
+            "--steps",
+            "60",
+            "--backend",
+            "cpu",
+        ],
+    );
+    sharded_equals_whole(
+        "batch-rfss",
+        &[
+            "batch",
+            "puzzles/classic.txt",
+            "puzzles/easy.txt",
+            "--algo",
+            "rfss",
+            "--max-generations",
+            "400",
+            "--backend",
+            "cpu",
+        ],
+    );
+}
+
+#[test]
+fn sweep_shards_merge_to_the_whole_run() {
+    let d = temp_dir("scale-sweep-csv");
+    let csv = d.join("s.csv");
+    sharded_equals_whole(
+        "sweep",
+        &[
+            "sweep",
+            "puzzles/classic.txt",
+            "puzzles/easy.txt",
+            "--runs",
+            "2",
+            "--sr",
+            "0:40:10",
+            "--steps",
+            "50",
+            "--backend",
+            "cpu",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+    );
+}
+
+#[test]
+fn compare_shards_merge_to_the_whole_run() {
+    sharded_equals_whole(
+        "compare",
+        &[
+            "compare",
+            "puzzles/classic.txt",
+            "puzzles/easy.txt",
+            "--algos",
+            "mrv,sa,ilca,rfss",
+            "--runs",
+            "2",
+            "--budget-ms",
+            "0",
+            "--max-iterations",
+            "300",
+        ],
+    );
+}
+
+#[test]
+fn merge_refuses_what_does_not_belong_together() {
+    let d = temp_dir("scale-refuse");
+    let shard = |k: usize, n: usize, steps: &str, file: &str| {
+        let p = d.join(format!("{file}-{steps}-{k}of{n}.json"));
+        ok(&run(&[
+            "batch",
+            file,
+            "--runs",
+            "2",
+            "--steps",
+            steps,
+            "--backend",
+            "cpu",
+            "--shard",
+            &format!("{k}/{n}"),
+            "--json",
+            p.to_str().unwrap(),
+        ]));
+        p.to_str().unwrap().to_string()
+    };
+    let (a0, a1, a2) = (
+        shard(0, 3, "40", "puzzles/classic.txt"),
+        shard(1, 3, "40", "puzzles/classic.txt"),
+        shard(2, 3, "40", "puzzles/classic.txt"),
+    );
+    let e = fails(&run(&["merge", &a0, &a2]));
+    assert!(e.contains("shards missing: 1/3"), "{e}");
+    let e = fails(&run(&["merge", &a0, &a1, &a1, &a2]));
+    assert!(e.contains("more than once: 1/3"), "{e}");
+    let other = shard(1, 3, "41", "puzzles/classic.txt");
+    let e = fails(&run(&["merge", &a0, &other, &a2]));
+    assert!(e.contains("`params` differs"), "{e}");
+    // The same file name with other puzzles: the content hash tells.
+    let copy = d.join("classic.txt");
+    std::fs::write(
+        &copy,
+        format!("{}\n", common::CLASSIC.replacen('5', ".", 1)),
+    )
+    .unwrap();
+    let changed = shard(1, 3, "40", copy.to_str().unwrap());
+    let e = fails(&run(&["merge", &a0, &changed, &a2]));
+    assert!(e.contains("`inputs` differs"), "{e}");
+    let mut v = json(Path::new(&a1));
+    v["version"] = "0.0.0".into();
+    let old = d.join("old.json");
+    std::fs::write(&old, v.to_string()).unwrap();
+    let e = fails(&run(&["merge", &a0, old.to_str().unwrap(), &a2]));
+    assert!(e.contains("`version` differs"), "{e}");
+    let whole = d.join("whole.json");
+    ok(&run(&[
+        "batch",
+        "puzzles/classic.txt",
+        "--runs",
+        "1",
+        "--backend",
+        "cpu",
+        "--json",
+        whole.to_str().unwrap(),
+    ]));
+    let e = fails(&run(&["merge", whole.to_str().unwrap()]));
+    assert!(e.contains("not a shard"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_killed_batch_resumes_to_the_identical_report() {
+    let d = temp_dir("scale-resume");
+    let args = [
+        "batch",
+        "puzzles/hard.txt",
+        "--runs",
+        "4",
+        "--steps",
+        "400",
+        "--backend",
+        "cpu",
+        "--chunk",
+        "25",
+    ];
+    let whole = d.join("whole.json");
+    ok(&run(
+        &[&args[..], &["--json", whole.to_str().unwrap()]].concat()
+    ));
+    let report = d.join("r.json");
+    let journal = d.join("r.json.partial.jsonl");
+    let mut child = bin()
+        .args(args)
+        .args(["--json", report.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once two chunks are on disk (16 chunks in all).
+    let t = std::time::Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&journal).map_or(0, |s| s.lines().count());
+        if lines >= 3 || t.elapsed().as_secs() > 120 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!report.exists(), "killed before the report");
+    let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
+    assert!((2..16).contains(&done), "{done} chunks in the journal");
+    // Without --resume the journal is not thrown away.
+    let e = fails(&run(
+        &[&args[..], &["--json", report.to_str().unwrap()]].concat()
+    ));
+    assert!(e.contains("--resume"), "{e}");
+    let out = run(&[&args[..], &["--json", report.to_str().unwrap(), "--resume"]].concat());
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("chunks already done"));
+    assert!(!journal.exists(), "the journal goes with the report");
+    let (mut a, mut b) = (json(&whole), json(&report));
+    strip(&mut a);
+    strip(&mut b);
+    assert_eq!(a, b);
+    // A journal of another run is refused.
+    std::fs::write(&journal, "{\"other\": 1}\n").unwrap();
+    let e = fails(&run(&[
+        &args[..],
+        &["--json", report.to_str().unwrap(), "--resume"],
+    ]
+    .concat()));
+    assert!(e.contains("written by another run"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
+}
