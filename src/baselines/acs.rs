@@ -68,12 +68,28 @@ impl AcsParams {
 
 pub struct Acs {
     params: AcsParams,
+    name: String,
 }
 
 impl Acs {
+    /// Named `acs` with the paper's parameters, `acs-q0-Q` when only q0 differs, `acs-custom`
+    /// otherwise.
     pub fn new(params: AcsParams) -> Result<Acs> {
         params.validate()?;
-        Ok(Acs { params })
+        let paper = AcsParams::default();
+        let name = if params == paper {
+            "acs".to_string()
+        } else if params
+            == (AcsParams {
+                q0: params.q0,
+                ..paper
+            })
+        {
+            format!("acs-q0-{}", params.q0)
+        } else {
+            "acs-custom".to_string()
+        };
+        Ok(Acs { params, name })
     }
     pub fn params(&self) -> &AcsParams {
         &self.params
@@ -374,7 +390,7 @@ fn draw_start_cells(order: &mut [usize], ants: &mut [Ant], rng: &mut Xoshiro256P
 
 impl Baseline for Acs {
     fn name(&self) -> &str {
-        "acs"
+        &self.name
     }
     fn unit(&self) -> &str {
         "iterations"

@@ -133,7 +133,8 @@ pub const NAMES: [&str; 10] = [
 ];
 
 /// The baseline called `name` with the reports' default parameters; also
-/// `ga-SELECTION-CROSSOVER-MUTATION` (e.g. `ga-fps-uniform-swap`) for any GA combination. `astar-weighted` learns its
+/// `ga-SELECTION-CROSSOVER-MUTATION` (e.g. `ga-fps-uniform-swap`) for any GA combination and
+/// `acs-q0-Q` (e.g. `acs-q0-0.1`) for ACS with another greedy probability. `astar-weighted` learns its
 /// weights (Algorithm 2, trained with the basic heuristic) on `training` puzzles.
 pub fn by_name(name: &str, training: &[Grid]) -> Result<Box<dyn Baseline>> {
     Ok(match name {
@@ -150,8 +151,17 @@ pub fn by_name(name: &str, training: &[Grid]) -> Result<Box<dyn Baseline>> {
         other if other.starts_with("ga-") => {
             Box::new(Ga::new(GaParams::default().with_combination(&other[3..])?)?)
         }
+        other if other.starts_with("acs-q0-") => {
+            let q0 = other[7..].parse().map_err(|_| {
+                anyhow::anyhow!("`{other}`: ACS q0 must be a number between 0 and 1, e.g. acs-q0-0.1")
+            })?;
+            Box::new(Acs::new(AcsParams {
+                q0,
+                ..AcsParams::default()
+            })?)
+        }
         other => bail!(
-            "unknown baseline `{other}`; valid names: {}, ga-SELECTION-CROSSOVER-MUTATION",
+            "unknown baseline `{other}`; valid names: {}, ga-SELECTION-CROSSOVER-MUTATION, acs-q0-Q",
             NAMES.join(", ")
         ),
     })

@@ -175,6 +175,10 @@ fn bad_parameters_are_errors() {
         "{msg}"
     );
     assert!(e(by_name("ga-best-single-swap", &[]).map(|_| ())).contains("selection"));
+    assert!(e(by_name("acs-q0-x", &[]).map(|_| ())).contains("q0"));
+    assert!(e(by_name("acs-q0-2", &[]).map(|_| ())).contains("q0"));
+    assert_eq!(by_name("acs-q0-0.1", &[]).unwrap().name(), "acs-q0-0.1");
+    assert_eq!(by_name("acs-q0-0.9", &[]).unwrap().name(), "acs");
 }
 
 #[test]
