@@ -5,6 +5,8 @@
 # Famous puzzles: RUNS attempts of every puzzle, one file per puzzle so that each gets a row.
 # Part q0: the same with acs-q0-0.1 (greedy in 10 % of the choices, as the authors' code does) on
 # the famous puzzles and on 25x25 at 40, 45 and 50 % fixed.
+# Part hard25 (not in the default PARTS): both on 50 25x25 instances at 40, 45 and 50 % fixed
+# with a 120 s limit (the first 20 instances are those of part 25).
 # Usage: [COUNT=100] [COUNT25=20] [RUNS=100] [PARTS="famous 9 16 25 q0"] docs/baselines/run-acs.sh BINARY OUTDIR
 set -e
 BIN=${1:-gpu-sudoku}; OUT=${2:-.}
@@ -31,5 +33,6 @@ for part in $PARTS; do
       "$BIN" compare "$OUT"/famous/*.txt --algos acs-q0-0.1 --runs "$RUNS" --budget-ms 10000 --seed 1 \
         --csv "$OUT/acs-q0-0.1-famous.csv"
       for f in 40 45 50; do point 25 $f "$COUNT25" 60000 acs-q0-0.1; done ;;
+    hard25) for f in 40 45 50; do point 25 $f 50 120000 acs,acs-q0-0.1; done ;;
   esac
 done

@@ -42,10 +42,16 @@ impl Default for AcsParams {
     }
 }
 
+/// More ants than this are refused (each holds a copy of the board).
+pub const MAX_ANTS: usize = 1 << 16;
+
 impl AcsParams {
     pub fn validate(&self) -> Result<()> {
-        if self.ants == 0 {
-            bail!("ACS needs at least one ant (the paper uses 10)");
+        if !(1..=MAX_ANTS).contains(&self.ants) {
+            bail!(
+                "ACS needs between 1 and {MAX_ANTS} ants (got {}); the paper uses 10",
+                self.ants
+            );
         }
         for (what, x, paper) in [
             ("q0", self.q0, 0.9),
@@ -717,6 +723,11 @@ mod tests {
         let bad = |p: AcsParams| Acs::new(p).err().expect("refused").to_string();
         let d = AcsParams::default();
         assert!(bad(AcsParams { ants: 0, ..d }).contains("ant"));
+        assert!(bad(AcsParams {
+            ants: MAX_ANTS + 1,
+            ..d
+        })
+        .contains("ants"));
         assert!(bad(AcsParams { q0: 1.5, ..d }).contains("q0"));
         assert!(bad(AcsParams { rho: -0.1, ..d }).contains("rho"));
         assert!(bad(AcsParams { xi: f64::NAN, ..d }).contains("xi"));
