@@ -80,7 +80,53 @@ fn unknown_algorithm_is_an_error() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("dfs") && err.contains("backtrack") && err.contains("rfss"),
+        err.contains("dfs")
+            && err.contains("backtrack")
+            && err.contains("acs")
+            && err.contains("rfss"),
         "{err}"
     );
+}
+
+/// The ant colony system runs from `compare` like any baseline, reproducibly without a clock.
+#[test]
+fn compare_runs_acs() {
+    let d = dir();
+    let puzzles = d.join("acs.txt");
+    let escargot =
+        "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..41.....7..7...3..";
+    std::fs::write(&puzzles, format!("{CLASSIC}\n{escargot}\n")).unwrap();
+    let run = |json: &std::path::Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+            .args(["compare", puzzles.to_str().unwrap(), "--algos", "acs,mrv"])
+            .args([
+                "--runs",
+                "3",
+                "--budget-ms",
+                "0",
+                "--max-iterations",
+                "5000",
+            ])
+            .args(["--seed", "7", "--json", json.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+        v["rows"].as_array().unwrap().clone()
+    };
+    let rows = run(&d.join("acs1.json"));
+    let acs = rows.iter().find(|r| r["algo"] == "acs").unwrap();
+    assert_eq!(acs["unit"], "iterations");
+    assert_eq!(acs["attempts"], 6);
+    assert_eq!(acs["solved_pct"], 100.0);
+    // The classic falls to propagation alone (0 cycles); AI Escargot needs the colony.
+    assert!(acs["mean_iterations"].as_f64().unwrap() > 1.0);
+    let again = run(&d.join("acs2.json"));
+    let again = again.iter().find(|r| r["algo"] == "acs").unwrap();
+    assert_eq!(acs["mean_iterations"], again["mean_iterations"]);
 }

@@ -170,3 +170,61 @@ fn classic_puzzle() {
     assert!(f.header.iter().any(|h| h.contains(&s.to_line())));
     assert_eq!(rate(&p.grid).unwrap().tier, Tier::Easy);
 }
+
+/// The ACS paper's logic-solvable set (less sabuncu3) and Easter Monster: each unique, named, and
+/// the two facts its header states about the published strings hold.
+#[test]
+fn famous_puzzles_are_unique_and_named() {
+    let f = load("puzzles/famous.txt");
+    assert_eq!(f.puzzles.len(), 16);
+    let mut names = Vec::new();
+    for p in &f.puzzles {
+        assert_eq!(p.grid.side(), 9);
+        let name = p.extra.strip_prefix("name=").expect("name= field");
+        assert!(
+            f.header
+                .iter()
+                .any(|h| h.contains(name.trim_end_matches(char::is_numeric))),
+            "{name} has no source in the header"
+        );
+        assert!(
+            matches!(exact::classify(&p.grid), Solutions::Unique(_)),
+            "{name} (line {}) is not unique",
+            p.line
+        );
+        names.push(name);
+    }
+    for want in [
+        "ai-escargot",
+        "platinum-blonde",
+        "golden-nugget",
+        "red-dwarf",
+        "easter-monster",
+    ] {
+        assert!(names.contains(&want), "{want} missing");
+    }
+    // The header's strings: sabuncu3 as published has 27 solutions, and the forum's Golden
+    // Nugget with columns 5 and 6 exchanged is the paper's.
+    let header_grid = |prefix: &str| {
+        let h = f.header.iter().find(|h| h.contains(prefix)).unwrap();
+        let line = h
+            .split_whitespace()
+            .find(|w| w.starts_with(prefix))
+            .unwrap();
+        gpu_sudoku::puzzle::parse_str(line, None).unwrap()[0]
+            .grid
+            .clone()
+    };
+    assert_eq!(exact::count_solutions(&header_grid("842......"), 100), 27);
+    let forum = header_grid(".......39.....1");
+    let nugget = &f.puzzles[names.iter().position(|&n| n == "golden-nugget").unwrap()];
+    for cell in 0..81 {
+        let col = cell % 9;
+        let swapped = match col {
+            4 => cell + 1,
+            5 => cell - 1,
+            _ => cell,
+        };
+        assert_eq!(forum.get(swapped), nugget.grid.get(cell), "cell {cell}");
+    }
+}

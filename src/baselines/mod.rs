@@ -1,9 +1,10 @@
 //! Classic baselines the bio-inspired solvers are compared against (CPU only, deterministic
 //! for a seed): plain backtracking, backtracking with MRV ("AHA"), best-first search with the
 //! four cell-ordering heuristics of the INFO-H410 A* report, the Pyuzzle genetic algorithm,
-//! simulated annealing and hill climbing (AUA report). See docs/BASELINES.md for what each
-//! report leaves open and how it was settled here.
+//! simulated annealing and hill climbing (AUA report), and the ant colony system of Lloyd &
+//! Amos. See docs/BASELINES.md for what each paper leaves open and how it was settled here.
 
+pub mod acs;
 pub mod astar;
 pub mod backtrack;
 pub mod ga;
@@ -18,6 +19,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
+pub use acs::{Acs, AcsParams};
 pub use astar::{AStar, Heuristic};
 pub use backtrack::{Backtracking, Mrv};
 pub use ga::{Crossover, Ga, GaParams, Mutation, Selection};
@@ -26,7 +28,7 @@ pub use local::{HillClimbing, SimulatedAnnealing};
 /// Limits of one attempt: whichever is hit first stops it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Iterations (nodes, trials, generations or steps, see [`Baseline::unit`]).
+    /// Iterations (nodes, trials, generations, steps or colony cycles, see [`Baseline::unit`]).
     pub max_iterations: Option<u64>,
     /// Wall-clock time. Stopping on time makes a run depend on the machine; leave it out for
     /// exactly reproducible results.
@@ -88,7 +90,7 @@ pub struct Attempt {
     pub solved: bool,
     /// The final (best) grid; may be incomplete or conflicting when not solved.
     pub grid: Grid,
-    /// Nodes, trials, generations or steps used.
+    /// Nodes, trials, generations, steps or colony cycles used.
     pub iterations: u64,
     pub elapsed: Duration,
 }
@@ -111,13 +113,13 @@ impl Attempt {
 pub trait Baseline: Send + Sync {
     /// Short name as used by `gpu-sudoku compare --algos`.
     fn name(&self) -> &str;
-    /// What one iteration is ("nodes", "trials", "generations", "steps").
+    /// What one iteration is ("nodes", "trials", "generations", "steps", "iterations").
     fn unit(&self) -> &str;
     fn solve(&self, puzzle: &Grid, seed: u64, budget: &Budget) -> Attempt;
 }
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 9] = [
+pub const NAMES: [&str; 10] = [
     "backtrack",
     "mrv",
     "astar",
@@ -127,10 +129,12 @@ pub const NAMES: [&str; 9] = [
     "ga",
     "sa",
     "hc",
+    "acs",
 ];
 
 /// The baseline called `name` with the reports' default parameters; also
-/// `ga-SELECTION-CROSSOVER-MUTATION` (e.g. `ga-fps-uniform-swap`) for any GA combination. `astar-weighted` learns its
+/// `ga-SELECTION-CROSSOVER-MUTATION` (e.g. `ga-fps-uniform-swap`) for any GA combination and
+/// `acs-q0-Q` (e.g. `acs-q0-0.1`) for ACS with another greedy probability. `astar-weighted` learns its
 /// weights (Algorithm 2, trained with the basic heuristic) on `training` puzzles.
 pub fn by_name(name: &str, training: &[Grid]) -> Result<Box<dyn Baseline>> {
     Ok(match name {
@@ -143,11 +147,21 @@ pub fn by_name(name: &str, training: &[Grid]) -> Result<Box<dyn Baseline>> {
         "ga" => Box::new(Ga::new(GaParams::default())?),
         "sa" => Box::new(SimulatedAnnealing::new(1.0, 0.995)?),
         "hc" => Box::new(HillClimbing),
+        "acs" => Box::new(Acs::new(AcsParams::default())?),
         other if other.starts_with("ga-") => {
             Box::new(Ga::new(GaParams::default().with_combination(&other[3..])?)?)
         }
+        other if other.starts_with("acs-q0-") => {
+            let q0 = other[7..].parse().map_err(|_| {
+                anyhow::anyhow!("`{other}`: ACS q0 must be a number between 0 and 1, e.g. acs-q0-0.1")
+            })?;
+            Box::new(Acs::new(AcsParams {
+                q0,
+                ..AcsParams::default()
+            })?)
+        }
         other => bail!(
-            "unknown baseline `{other}`; valid names: {}, ga-SELECTION-CROSSOVER-MUTATION",
+            "unknown baseline `{other}`; valid names: {}, ga-SELECTION-CROSSOVER-MUTATION, acs-q0-Q",
             NAMES.join(", ")
         ),
     })

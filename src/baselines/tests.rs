@@ -175,6 +175,10 @@ fn bad_parameters_are_errors() {
         "{msg}"
     );
     assert!(e(by_name("ga-best-single-swap", &[]).map(|_| ())).contains("selection"));
+    assert!(e(by_name("acs-q0-x", &[]).map(|_| ())).contains("q0"));
+    assert!(e(by_name("acs-q0-2", &[]).map(|_| ())).contains("q0"));
+    assert_eq!(by_name("acs-q0-0.1", &[]).unwrap().name(), "acs-q0-0.1");
+    assert_eq!(by_name("acs-q0-0.9", &[]).unwrap().name(), "acs");
 }
 
 #[test]
@@ -239,11 +243,66 @@ fn all_sizes_from_4x4_to_64x64() {
         .unwrap();
         let sa = SimulatedAnnealing::new(1.0, 0.995).unwrap();
         let astar = AStar::new(Heuristic::BigCrossed);
-        let algos: [&dyn Baseline; 6] = [&Backtracking, &Mrv, &astar, &ga, &sa, &HillClimbing];
+        let acs = Acs::new(AcsParams::default()).unwrap();
+        let algos: [&dyn Baseline; 7] =
+            [&Backtracking, &Mrv, &astar, &ga, &sa, &HillClimbing, &acs];
         for a in algos {
             let r = a.solve(&p, 3, &Budget::iterations(1000));
             check(&r, &p);
             assert!(r.solved, "{} on {n}x{n}", a.name());
         }
     }
+}
+
+const AI_ESCARGOT: &str =
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..41.....7..7...3..";
+const PLATINUM_BLONDE: &str =
+    ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...";
+
+#[test]
+fn acs_solves_easy_and_famous_hard_puzzles() {
+    let acs = by_name("acs", &[]).unwrap();
+    assert_eq!((acs.name(), acs.unit()), ("acs", "iterations"));
+    let easy = parse_str(include_str!("../../puzzles/easy.txt"), None).unwrap();
+    for p in easy.iter().take(20) {
+        let a = acs.solve(&p.grid, 1, &Budget::iterations(100));
+        check(&a, &p.grid);
+        assert!(a.solved, "easy line {}", p.line);
+    }
+    // AI Escargot needs the colony (46 cycles in the median over 100 seeds).
+    let p = grid(AI_ESCARGOT);
+    let mut cycles = Vec::new();
+    for seed in 0..3 {
+        let a = acs.solve(&p, seed, &Budget::iterations(5_000));
+        check(&a, &p);
+        assert!(a.solved, "seed {seed}");
+        cycles.push(a.iterations);
+    }
+    assert!(cycles.iter().all(|&c| c >= 1), "{cycles:?}");
+}
+
+#[test]
+fn acs_is_deterministic_for_a_seed_and_stops_on_its_budget() {
+    let acs = by_name("acs", &[]).unwrap();
+    let p = grid(PLATINUM_BLONDE);
+    let runs: Vec<Attempt> = (0..4)
+        .map(|s| acs.solve(&p, s, &Budget::iterations(5_000)))
+        .collect();
+    for (s, a) in runs.iter().enumerate() {
+        let again = acs.solve(&p, s as u64, &Budget::iterations(5_000));
+        assert_eq!(
+            (a.solved, &a.grid, a.iterations),
+            (again.solved, &again.grid, again.iterations)
+        );
+    }
+    let mut cycles: Vec<u64> = runs.iter().map(|a| a.iterations).collect();
+    cycles.dedup();
+    assert!(cycles.len() > 1, "seeds should give different runs");
+    // Three cycles are too few: unsolved, its best partial grid keeps the clues.
+    let a = acs.solve(&grid(AI_ESCARGOT), 0, &Budget::iterations(3));
+    check(&a, &grid(AI_ESCARGOT));
+    assert!(!a.solved);
+    assert_eq!(a.iterations, 3);
+    assert!(a.grid.clue_count() > grid(AI_ESCARGOT).clue_count());
+    assert!(a.grid.is_consistent());
 }
