@@ -3,7 +3,7 @@
 //! time-to-solution, the time per attempt and the iterations; `--json`/`--csv` hold every
 //! attempt.
 //!
-//! Algorithm names: the baselines' (`backtrack`, `mrv`, `astar…`, `ga…`, `sa`, `hc`, …),
+//! Algorithm names: the baselines' (`backtrack`, `mrv`, `astar…`, `ga…`, `sa`, `hc`, `acs…`),
 //! `ilca` (the `--preset` and ILCA options, Algorithm 1 by default), `ilca-PRESET` (a preset by
 //! name, e.g. `ilca-table6`, `ilca-improved`), `rfss` (plain), `rfss-propagate`, `rfss-mrv` (the
 //! labelled enhancements).
@@ -32,8 +32,9 @@ pub struct Args {
     #[arg(required = true)]
     pub files: Vec<String>,
     /// Comma-separated algorithms: backtrack, mrv, astar, astar-small, astar-big,
-    /// astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, ilca, ilca-PRESET
-    /// (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv.
+    /// astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, acs (ant colony system,
+    /// Lloyd & Amos), acs-q0-Q (another greedy probability), ilca, ilca-PRESET (e.g.
+    /// ilca-table6), rfss, rfss-propagate, rfss-mrv.
     #[arg(long, default_value = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss")]
     pub algos: String,
     /// Attempts per puzzle (stochastic algorithms get a different seed per attempt).
@@ -202,7 +203,9 @@ fn parse_algos(s: &str, ilca: &IlcaParams, rfss: &RfssParams) -> Result<Vec<Algo
             // Validates the name (and GA combination) now, before any work.
             if name != "astar-weighted" {
                 if let Err(e) = baselines::by_name(name, &[]) {
-                    bail!("--algos: {e}, ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv");
+                    bail!(
+                        "--algos: {e}, acs-q0-Q, ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv"
+                    );
                 }
             }
             Algo::Baseline(name.into())
