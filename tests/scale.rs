@@ -282,3 +282,90 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     assert!(e.contains("written by another run"), "{e}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// `--adapter all` runs the chunks of a batch (and the blocks of a sweep) on every GPU adapter
+/// at once (on a machine without a GPU: lavapipe, and llvmpipe over GL where it is installed),
+/// with the CPU's results.
+#[test]
+fn every_adapter_at_once_gives_the_cpu_results() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let d = temp_dir("scale-adapters");
+    let (cpu, all) = (d.join("cpu.json"), d.join("all.json"));
+    let args = [
+        "batch",
+        "puzzles/classic.txt",
+        "puzzles/easy.txt",
+        "--runs",
+        "2",
+        "--steps",
+        "40",
+        "--chunk",
+        "30",
+    ];
+    ok(&run(&[
+        &args[..],
+        &["--backend", "cpu", "--json", cpu.to_str().unwrap()],
+    ]
+    .concat()));
+    let out = run(&[
+        &args[..],
+        &[
+            "--backend",
+            "gpu",
+            "--adapter",
+            "all",
+            "--json",
+            all.to_str().unwrap(),
+        ],
+    ]
+    .concat());
+    ok(&out);
+    let (mut a, mut b) = (json(&cpu), json(&all));
+    strip(&mut a);
+    strip(&mut b);
+    assert_eq!(a, b);
+    let adapters = json(&all)["adapter"].clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if adapters.as_str().is_none_or(|a| a.contains("adapters")) {
+        assert!(err.contains("instances ("), "each adapter's share: {err}");
+    }
+    let (csv_cpu, csv_all) = (d.join("cpu.csv"), d.join("all.csv"));
+    let sweep = [
+        "sweep",
+        "puzzles/classic.txt",
+        "--runs",
+        "2",
+        "--sr",
+        "0:20:10",
+        "--steps",
+        "30",
+        "--block",
+        "1",
+    ];
+    ok(&run(&[
+        &sweep[..],
+        &["--backend", "cpu", "--csv", csv_cpu.to_str().unwrap()],
+    ]
+    .concat()));
+    ok(&run(&[
+        &sweep[..],
+        &[
+            "--backend",
+            "gpu",
+            "--adapter",
+            "all",
+            "--csv",
+            csv_all.to_str().unwrap(),
+        ],
+    ]
+    .concat()));
+    assert_eq!(
+        std::fs::read_to_string(&csv_cpu).unwrap(),
+        std::fs::read_to_string(&csv_all).unwrap()
+    );
+    let e = fails(&run(&["rfss", "puzzles/classic.txt", "--adapter", "all"]));
+    assert!(e.contains("runs on one adapter"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
+}

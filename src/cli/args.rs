@@ -23,7 +23,8 @@ pub struct DeviceArgs {
     /// Where to run: auto (a hardware GPU when one opens, else the CPU), cpu or gpu.
     #[arg(long, value_parser = choice::<Backend>(), default_value_t = Backend::Auto)]
     pub backend: Backend,
-    /// GPU adapter: index or part of the name from `gpu-sudoku adapters`.
+    /// GPU adapter: index or part of the name from `gpu-sudoku adapters`; `batch` and `sweep`
+    /// also take `all` or a list (`0,2`) and run their chunks on every one at once.
     #[arg(long)]
     pub adapter: Option<String>,
 }
@@ -31,6 +32,11 @@ pub struct DeviceArgs {
 impl DeviceArgs {
     /// Opens the device; when `auto` falls back to the CPU, says why on stderr (one line).
     pub fn open(&self) -> anyhow::Result<Device> {
+        if let Some(list) = self.adapter.as_deref().filter(|a| Self::several(a)) {
+            anyhow::bail!(
+                "--adapter {list}: this command runs on one adapter (batch and sweep take several)"
+            );
+        }
         let (device, note) = Device::open(self.backend, self.adapter.as_deref()).map_err(|e| {
             match &self.adapter {
                 Some(a) => e.context(format!("--backend {} --adapter {a}", self.backend)),
@@ -41,6 +47,41 @@ impl DeviceArgs {
             errln!("{}", fallback_note(&why));
         }
         Ok(device)
+    }
+}
+
+impl DeviceArgs {
+    fn several(adapter: &str) -> bool {
+        adapter == "all" || adapter.contains(',')
+    }
+
+    /// The devices: the one [`DeviceArgs::open`] gives, or with `--adapter all` or a list
+    /// (`0,2`) every GPU adapter named.
+    pub fn open_many(&self) -> anyhow::Result<Vec<Device>> {
+        let Some(list) = self.adapter.as_deref().filter(|a| Self::several(a)) else {
+            return Ok(vec![self.open()?]);
+        };
+        if self.backend == Backend::Cpu {
+            anyhow::bail!("--adapter {list} names GPU adapters; it does not go with --backend cpu");
+        }
+        let picks: Vec<String> = if list == "all" {
+            (0..gpu_sudoku::gpu::list_adapters().len())
+                .map(|i| i.to_string())
+                .collect()
+        } else {
+            list.split(',').map(|p| p.trim().to_string()).collect()
+        };
+        if picks.is_empty() {
+            anyhow::bail!("--adapter {list}: no GPU adapter found");
+        }
+        picks
+            .iter()
+            .map(|p| {
+                let g = gpu_sudoku::gpu::Gpu::open(Some(p))
+                    .map_err(|e| e.context(format!("--adapter {p}")))?;
+                Ok(Device::Gpu(Box::new(g)))
+            })
+            .collect()
     }
 }
 
@@ -137,4 +178,77 @@ pub fn refuse_stdin_twice(paths: &[&str]) -> anyhow::Result<()> {
         anyhow::bail!("`-` (standard input) is given more than once; it can be read only once");
     }
     Ok(())
+}
+
+/// Runs `jobs` jobs on every device at once, a worker per device taking the next job, and
+/// hands each result to `finished` on this thread as it comes (so journals and files have one
+/// writer). A job returns its result and how many instances it ran; `usage` adds each device's
+/// instances and busy time. The first error stops the workers and is returned.
+pub fn run_on_devices<T: Send>(
+    devices: &[Device],
+    jobs: usize,
+    usage: &mut [(usize, std::time::Duration)],
+    work: impl Fn(&Device, usize) -> anyhow::Result<(T, usize)> + Sync,
+    mut finished: impl FnMut(usize, T) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    type Done<T> = (usize, usize, Duration, anyhow::Result<(T, usize)>);
+    let (tx, rx) = std::sync::mpsc::channel::<Done<T>>();
+    std::thread::scope(|s| {
+        for (di, device) in devices.iter().enumerate() {
+            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
+            s.spawn(move || loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= jobs || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let t = Instant::now();
+                let r = work(device, k);
+                let failed = r.is_err();
+                if tx.send((k, di, t.elapsed(), r)).is_err() || failed {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut first_error = None;
+        for (k, di, busy, r) in rx {
+            match r {
+                Ok((t, items)) if first_error.is_none() => {
+                    usage[di].0 += items;
+                    usage[di].1 += busy;
+                    if let Err(e) = finished(k, t) {
+                        stop.store(true, Ordering::Relaxed);
+                        first_error = Some(e);
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    })
+}
+
+/// One line per device: its share of the instances and its busy time (several devices only).
+pub fn report_usage(devices: &[Device], usage: &[(usize, std::time::Duration)]) {
+    if devices.len() < 2 {
+        return;
+    }
+    let total: usize = usage.iter().map(|u| u.0).sum();
+    for (d, (items, busy)) in devices.iter().zip(usage) {
+        errln!(
+            "{}: {items} instances ({:.1}%), {:.3} s busy, {:.0} instances/s",
+            d.describe(),
+            100.0 * *items as f64 / total.max(1) as f64,
+            busy.as_secs_f64(),
+            *items as f64 / busy.as_secs_f64().max(1e-9)
+        );
+    }
 }

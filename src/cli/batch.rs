@@ -4,7 +4,7 @@
 //! JSON and CSV of the same shape for both algorithms. When the setting is one of the paper's and
 //! the file a shipped paper tier, the paper's rate stands beside the measured one.
 
-use super::args::{print_table, DeviceArgs, ReportArgs};
+use super::args::{print_table, run_on_devices, DeviceArgs, ReportArgs};
 use super::ilca_args::{describe, IlcaArgs};
 use super::rfss_args::RfssArgs;
 use anyhow::{bail, Context, Result};
@@ -153,12 +153,17 @@ pub fn run(a: Args) -> Result<ExitCode> {
         gpu_sudoku::limits::available_memory(),
         "use fewer --runs or fewer puzzles per file",
     )?;
-    let device = a.device.open()?;
+    let devices = a.device.open_many()?;
+    let device = &devices[0];
+    let mut usage = vec![(0usize, Duration::ZERO); devices.len()];
     let say = |text: &str| print_table(&a.reports, text);
-    let adapter = device
-        .adapter()
-        .map(|a| format!(" ({a})"))
-        .unwrap_or_default();
+    let adapter = match devices.len() {
+        1 => device
+            .adapter()
+            .map(|a| format!(" ({a})"))
+            .unwrap_or_default(),
+        n => format!(" ({n} adapters)"),
+    };
     let (runs, unit, paper) = match &run {
         Run::Ilca {
             params,
@@ -269,31 +274,54 @@ pub fn run(a: Args) -> Result<ExitCode> {
         bar.set_message(f.label());
         let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
         let progress = |k: usize| bar.inc(k as u64);
-        let mut results = Vec::with_capacity(ranges[fi].len());
-        let mut details = BTreeMap::new();
+        // The file's chunks: those the journal holds are kept, the rest run on the devices.
+        let mut chunks: Vec<Option<ChunkDone>> = Vec::new();
+        let mut pending = Vec::new();
         let mut wall = Duration::ZERO;
         let mut start = ranges[fi].start;
         while start < ranges[fi].end {
             let end = (start + chunk).min(ranges[fi].end);
-            let c = match done.remove(&(fi, start)) {
+            match done.remove(&(fi, start)) {
                 Some(c) if c.end == end => {
                     progress(end - start);
-                    c
+                    wall += Duration::from_secs_f64(c.wall_s);
+                    chunks.push(Some(c));
                 }
                 _ => {
-                    let c = run_chunk(&device, &run, &grids, fi, start..end, &progress)
-                        .with_context(|| format!("running {}", f.path))?;
-                    if let Some(j) = journal.as_mut() {
-                        j.append(&c)?;
-                    }
-                    c
+                    pending.push((chunks.len(), start..end));
+                    chunks.push(None);
                 }
-            };
+            }
+            start = end;
+        }
+        let t0 = Instant::now();
+        run_on_devices(
+            &devices,
+            pending.len(),
+            &mut usage,
+            |device, k| {
+                let c = run_chunk(device, &run, &grids, fi, pending[k].1.clone(), &progress)
+                    .with_context(|| format!("running {}", f.path))?;
+                let items = c.end - c.start;
+                Ok((c, items))
+            },
+            |k, c| {
+                if let Some(j) = journal.as_mut() {
+                    j.append(&c)?;
+                }
+                chunks[pending[k].0] = Some(c);
+                Ok(())
+            },
+        )?;
+        if !pending.is_empty() {
+            wall += t0.elapsed();
+        }
+        let mut results = Vec::with_capacity(ranges[fi].len());
+        let mut details = BTreeMap::new();
+        for c in chunks.into_iter().flatten() {
             verify(&c.results, &grids)?;
-            wall += Duration::from_secs_f64(c.wall_s);
             results.extend(c.results);
             details.extend(c.details);
-            start = end;
         }
         let file = FileResults {
             path: f.path.clone(),
@@ -312,6 +340,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         files.push(file);
     }
     bar.finish_and_clear();
+    super::args::report_usage(&devices, &usage);
     if files.len() > 1 {
         let rate = paper
             .filter(|_| tiers.iter().all(Option::is_some))
@@ -322,7 +351,17 @@ pub fn run(a: Args) -> Result<ExitCode> {
         say(&paper_note(&p, &files, &tiers));
     }
     let command: Vec<String> = std::env::args().collect();
-    let adapter_name = device.adapter();
+    let adapter_name = match devices.len() {
+        1 => device.adapter(),
+        n => Some(format!(
+            "{n} adapters: {}",
+            devices
+                .iter()
+                .filter_map(|d| d.adapter())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )),
+    };
     let info = match &run {
         Run::Ilca {
             params,

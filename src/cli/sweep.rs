@@ -165,8 +165,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let inputs = read_inputs(&a.files, a.size)?;
 
-    let device = a.device.open()?;
-    errln!("backend: {}", device.describe());
+    let devices = a.device.open_many()?;
+    let device = &devices[0];
+    for d in &devices {
+        errln!("backend: {}", d.describe());
+    }
 
     let sw = Sweep {
         plan: &plan,
@@ -252,18 +255,37 @@ pub fn run(a: Args) -> Result<ExitCode> {
         block
     );
     let pb = super::progress::bar(todo.len() * per_setting, "sweep");
-    for chunk in todo.chunks(block) {
-        let settings: Vec<_> = chunk.iter().map(|&i| plan.runs[i].clone()).collect();
-        let new = sw
-            .run_block(&device, &settings, &|k| pb.inc(k as u64))?
-            .concat();
-        for r in &new {
-            writeln!(out, "{}", r.csv_line())?;
-        }
-        out.flush()
-            .with_context(|| format!("cannot write {}", a.csv.display()))?;
-        rows.extend(new);
-    }
+    // Blocks run on every device at once; their rows go to the CSV in block order.
+    let blocks: Vec<&[usize]> = todo.chunks(block).collect();
+    let mut waiting = std::collections::BTreeMap::new();
+    let mut next_to_write = 0;
+    let mut usage = vec![(0, std::time::Duration::ZERO); devices.len()];
+    super::args::run_on_devices(
+        &devices,
+        blocks.len(),
+        &mut usage,
+        |device, k| {
+            let settings: Vec<_> = blocks[k].iter().map(|&i| plan.runs[i].clone()).collect();
+            let rows = sw
+                .run_block(device, &settings, &|n| pb.inc(n as u64))?
+                .concat();
+            Ok((rows, blocks[k].len() * per_setting))
+        },
+        |k, new: Vec<sweep::Row>| {
+            waiting.insert(k, new);
+            while let Some(new) = waiting.remove(&next_to_write) {
+                for r in &new {
+                    writeln!(out, "{}", r.csv_line())?;
+                }
+                out.flush()
+                    .with_context(|| format!("cannot write {}", a.csv.display()))?;
+                rows.extend(new);
+                next_to_write += 1;
+            }
+            Ok(())
+        },
+    )?;
+    super::args::report_usage(&devices, &usage);
     pb.finish_and_clear();
     errln!("wrote {} rows to {}", rows.len(), a.csv.display());
     if let Some(path) = &a.json {
