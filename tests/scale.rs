@@ -369,3 +369,85 @@ fn every_adapter_at_once_gives_the_cpu_results() {
     assert!(e.contains("runs on one adapter"), "{e}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// The Slurm scripts without Slurm: each shard task runs with its array index from the
+/// environment, the merge job joins them, and `submit.sh` in dry-run mode shows the array and
+/// the dependent merge it would submit.
+#[test]
+fn slurm_scripts_run_locally_in_dry_run_mode() {
+    let d = temp_dir("scale-slurm");
+    let out = d.join("run");
+    let args = [
+        "batch",
+        "puzzles/classic.txt",
+        "puzzles/easy.txt",
+        "--runs",
+        "2",
+        "--steps",
+        "40",
+        "--backend",
+        "cpu",
+    ];
+    for k in 0..3 {
+        let st = std::process::Command::new("bash")
+            .arg("scripts/slurm/shard.sbatch")
+            .args(args)
+            .env("SLURM_ARRAY_TASK_ID", k.to_string())
+            .env("SHARDS", "3")
+            .env("OUT", &out)
+            .env("GPU_SUDOKU", env!("CARGO_BIN_EXE_gpu-sudoku"))
+            .env("XDG_RUNTIME_DIR", "/tmp")
+            .output()
+            .unwrap();
+        assert!(
+            st.status.success(),
+            "{}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+    }
+    let st = std::process::Command::new("bash")
+        .arg("scripts/slurm/merge.sbatch")
+        .env("SHARDS", "3")
+        .env("OUT", &out)
+        .env("GPU_SUDOKU", env!("CARGO_BIN_EXE_gpu-sudoku"))
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let whole = d.join("whole.json");
+    ok(&run(
+        &[&args[..], &["--json", whole.to_str().unwrap()]].concat()
+    ));
+    let (mut a, mut b) = (json(&whole), json(&out.join("merged.json")));
+    strip(&mut a);
+    strip(&mut b);
+    assert_eq!(a, b);
+    assert!(out.join("merged.csv").exists());
+    let st = std::process::Command::new("bash")
+        .args([
+            "scripts/slurm/submit.sh",
+            "4",
+            "runs/fig9",
+            "sweep",
+            "puzzles/unique/evil.txt",
+            "--sr",
+            "10:150:5",
+        ])
+        .env("DRY_RUN", "1")
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&st.stderr);
+    assert!(st.status.success(), "{shown}");
+    assert!(
+        shown.contains("--array=0-3") && shown.contains("--dependency=afterok:12345"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("shard.sbatch sweep puzzles/unique/evil.txt --sr 10:150:5"),
+        "{shown}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
