@@ -7,6 +7,44 @@
 //! solver), [`generate`] (puzzle generators and the rater), [`baselines`] (the classic
 //! solvers), [`sweep`] (parameter sweeps), [`report`] (results and their tables, JSON and CSV),
 //! [`plot`] (figures). The command line lives in the binary (`src/main.rs`, `src/cli/`).
+//!
+//! # Load puzzles, run ILCA on a backend, read the results
+//!
+//! ```
+//! use gpu_sudoku::backend::{Backend, Device};
+//! use gpu_sudoku::ilca::{run, Batch, IlcaParams};
+//! use gpu_sudoku::puzzle::{parse_str, CLASSIC};
+//!
+//! // Puzzles from text (or a file: `puzzle::read_puzzles(path, None)`).
+//! let puzzles: Vec<_> = parse_str(CLASSIC, None)?.into_iter().map(|p| p.grid).collect();
+//! // `Backend::Auto` takes a hardware GPU when there is one; results are the same bits anyway.
+//! let (device, _why_cpu) = Device::open(Backend::Cpu, None)?;
+//! let params = IlcaParams { lr: 0.05, ..IlcaParams::default() }; // the paper's Table 3 rates
+//! let results = run::run(&device, &Batch::runs(&puzzles, &params, 20), &|_| {})?;
+//! assert_eq!(results.len(), 20);
+//! for r in results.iter().filter(|r| r.solved) {
+//!     // Every "solved" is verified against the rules and the clues; `steps` is when.
+//!     assert!(r.steps <= params.steps);
+//! }
+//! # Ok::<(), anyhow::Error>(())
+//! ```
+//!
+//! # RFSS, and the summaries the reports print
+//!
+//! ```
+//! use gpu_sudoku::backend::Device;
+//! use gpu_sudoku::puzzle::{parse_str, CLASSIC};
+//! use gpu_sudoku::report::batch::Summary;
+//! use gpu_sudoku::rfss::{run, RfssParams};
+//!
+//! let puzzles: Vec<_> = parse_str(CLASSIC, None)?.into_iter().map(|p| p.grid).collect();
+//! let outcomes = run::run(&Device::Cpu, &puzzles, &RfssParams::default(), &|_| {})?;
+//! assert!(outcomes[0].solved()); // Horn's fitness sharing solves the classic puzzle
+//! let records: Vec<_> = outcomes.iter().enumerate().map(|(i, o)| o.to_instance_result(i)).collect();
+//! let s = Summary::of(1, &records, std::time::Duration::from_millis(1));
+//! assert_eq!((s.solved, s.solved_pct), (1, 100.0)); // with a 95% interval and TTS99 beside
+//! # Ok::<(), anyhow::Error>(())
+//! ```
 
 pub mod backend;
 pub mod baselines;

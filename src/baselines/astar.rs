@@ -19,7 +19,7 @@ pub enum Heuristic {
     /// Mode 2: Σ|V| over the cell's band and stack (all rows and columns of the boxes crossed
     /// by its row and column) plus its row and column (Eq. 3).
     BigCrossed,
-    /// Mode 3: Σ_y |V(y)| / W[x][y] over cells y with learned W[x][y] > 0 (Eq. 5).
+    /// Mode 3: Σ_y |V(y)| / `W[x][y]` over cells y with learned `W[x][y]` > 0 (Eq. 5).
     Weighted,
 }
 
@@ -228,7 +228,7 @@ impl Baseline for AStar {
 
 /// Algorithm 2: solves every training puzzle with heuristic `base` (modes 0–2) and, along each
 /// solution path, records for every filled cell x and every cell y the drop of y's heuristic
-/// H_y(before x is filled) − H_y(after); W[x][y] is the mean drop. The report's pseudo-code
+/// H_y(before x is filled) − H_y(after); `W[x][y]` is the mean drop. The report's pseudo-code
 /// indexes N and M by (k, l) only and divides inside the per-Sudoku loop; we keep the n^4
 /// graph it describes (§II-B4a) and average once over all fillings. Returns (n, W).
 pub fn learn_weights(training: &[Grid], base: Heuristic) -> Result<(usize, Vec<f64>)> {

@@ -33,6 +33,7 @@ mod args;
 mod batch;
 mod bench;
 mod compare;
+mod completions;
 mod generate;
 mod ilca_args;
 mod journal;
@@ -96,6 +97,10 @@ pub enum Command {
     Merge(merge::Args),
     /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
     Adapters(adapters::Args),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell) made from this command line.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff) made from this command line.
+    Man(completions::ManArgs),
 }
 
 /// Runs the command line; errors are printed as `error: …` with their causes (parameters named
@@ -118,6 +123,8 @@ pub fn main() -> ExitCode {
         Command::PlotLines(a) => plot::run_lines(a),
         Command::Merge(a) => merge::run(a),
         Command::Adapters(a) => adapters::run(a),
+        Command::Completions(a) => completions::completions(a),
+        Command::Man(a) => completions::man(a),
     };
     let code = match result {
         Ok(code) => code,

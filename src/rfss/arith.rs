@@ -39,7 +39,7 @@ pub fn rcp(m: f32) -> f32 {
     y
 }
 
-/// Sum of `v` in the canonical order: lane t (0..LANES) adds v[t], v[t+LANES], … in ascending
+/// Sum of `v` in the canonical order: lane t (0..LANES) adds `v[t]`, `v[t+LANES]`, … in ascending
 /// order starting from 0; then lanes are combined by a binary tree (lane t += lane t+s for
 /// s = LANES/2, …, 1). The GPU workgroup does exactly this.
 pub fn lane_sum(v: &[f32]) -> f32 {

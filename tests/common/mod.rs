@@ -77,6 +77,17 @@ pub fn fails(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
+/// Stderr of a run that must fail with exit code `code`.
+pub fn fails_with(o: &Output, code: i32) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
 /// A fresh empty folder for one test's files.
 pub fn temp_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("gpu-sudoku-{name}-{}", std::process::id()));
