@@ -73,6 +73,14 @@ pub fn split(groups: &[(usize, u64)], shard: Shard) -> Vec<Range<usize>> {
     out
 }
 
+/// The items of each group this process runs: all of them, or `shard`'s (see [`split`]).
+pub fn ranges(groups: &[(usize, u64)], shard: Option<Shard>) -> Vec<Range<usize>> {
+    match shard {
+        Some(s) => split(groups, s),
+        None => groups.iter().map(|&(n, _)| 0..n).collect(),
+    }
+}
+
 /// FNV-1a (64-bit) of a byte stream: the content hash that identifies a run's inputs, so
 /// shards of different inputs are not merged.
 pub fn content_hash<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {

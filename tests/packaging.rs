@@ -34,7 +34,10 @@ fn man_page_covers_every_subcommand() {
     for sub in ["BATCH", "REPRODUCE", "MERGE", "SWEEP", "COMPARE", "TRACE"] {
         assert!(page.contains(&format!("GPU-SUDOKU {sub}")), "{sub}");
     }
-    assert!(page.contains(r"\-\-shard"), "options are listed (roff escapes hyphens)");
+    assert!(
+        page.contains(r"\-\-shard"),
+        "options are listed (roff escapes hyphens)"
+    );
 }
 
 #[test]

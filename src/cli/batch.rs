@@ -208,13 +208,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let paper = paper.filter(|_| tiers.iter().any(Option::is_some));
     let labels: Vec<String> = inputs.iter().map(PuzzleFile::label).collect();
     let table = Table::new(&labels, unit, paper.is_some());
-    let input_infos: Vec<InputInfo> = inputs
-        .iter()
-        .map(|f| {
-            let lines: Vec<String> = f.puzzles.iter().map(|p| p.grid.to_line()).collect();
-            InputInfo::new(&f.path, lines.iter().map(String::as_str))
-        })
-        .collect();
+    let input_infos: Vec<InputInfo> = inputs.iter().map(InputInfo::of_file).collect();
     let (algorithm, params_json) = match &run {
         Run::Ilca { params, .. } => ("ilca", serde_json::to_value(params)?),
         Run::Rfss(params) => ("rfss", serde_json::to_value(params)?),
@@ -231,20 +225,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .iter()
         .map(|f| (f.puzzles.len() * runs, cost_each(f)))
         .collect();
-    let ranges = match a.shard {
-        Some(sh) => shard::split(&groups, sh),
-        None => groups.iter().map(|&(n, _)| 0..n).collect(),
-    };
+    let ranges = shard::ranges(&groups, a.shard);
     let chunk = a.chunk as usize;
-    // The journal: beside the first file report; its header names the run exactly.
-    let journal_path = [&a.reports.json, &a.reports.csv]
-        .into_iter()
-        .flatten()
-        .find(|p| p.as_str() != "-")
-        .map(|p| super::journal::path_for(std::path::Path::new(p)));
-    if a.resume && journal_path.is_none() {
-        bail!("--resume continues the journal kept beside --json FILE or --csv FILE: give the same one");
-    }
+    // The journal's header names the run exactly.
     let header = serde_json::json!({
         "tool": "gpu-sudoku",
         "version": env!("CARGO_PKG_VERSION"),
@@ -255,16 +238,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "shard": a.shard,
         "chunk": chunk,
     });
-    let (mut journal, done) = match &journal_path {
-        Some(p) => {
-            let (j, done) = super::journal::Journal::open::<ChunkDone>(p, &header, a.resume)?;
-            (Some(j), done)
-        }
-        None => (None, Vec::new()),
-    };
-    if a.resume {
-        errln!("resuming: {} chunks already done", done.len());
-    }
+    let (mut journal, done) =
+        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume)?;
     let mut done: HashMap<(usize, usize), ChunkDone> =
         done.into_iter().map(|c| ((c.file, c.start), c)).collect();
     let total: usize = ranges.iter().map(|r| r.len()).sum();

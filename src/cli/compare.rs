@@ -335,27 +335,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
             groups.push((f.puzzles.len() * runs, cells.saturating_mul(budget_iters)));
         }
     }
-    let ranges = match a.shard {
-        Some(sh) => shard::split(&groups, sh),
-        None => groups.iter().map(|&(n, _)| 0..n).collect(),
-    };
-    let input_infos: Vec<InputInfo> = files
-        .iter()
-        .map(|f| {
-            let lines: Vec<String> = f.puzzles.iter().map(|p| p.grid.to_line()).collect();
-            InputInfo::new(&f.path, lines.iter().map(String::as_str))
-        })
-        .collect();
+    let ranges = shard::ranges(&groups, a.shard);
+    let input_infos: Vec<InputInfo> = files.iter().map(InputInfo::of_file).collect();
     let params = params_of(&a, &algos, runs)?;
     let chunk = a.chunk as usize;
-    let journal_path = [&a.reports.json, &a.reports.csv]
-        .into_iter()
-        .flatten()
-        .find(|p| p.as_str() != "-")
-        .map(|p| super::journal::path_for(std::path::Path::new(p)));
-    if a.resume && journal_path.is_none() {
-        bail!("--resume continues the journal kept beside --json FILE or --csv FILE: give the same one");
-    }
     let header = serde_json::json!({
         "tool": "gpu-sudoku",
         "version": env!("CARGO_PKG_VERSION"),
@@ -364,13 +347,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "shard": a.shard,
         "chunk": chunk,
     });
-    let (mut journal, done) = match &journal_path {
-        Some(p) => {
-            let (j, d) = super::journal::Journal::open::<ChunkDone>(p, &header, a.resume)?;
-            (Some(j), d)
-        }
-        None => (None, Vec::new()),
-    };
+    let (mut journal, done) =
+        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume)?;
     let mut done: std::collections::HashMap<(usize, usize), ChunkDone> =
         done.into_iter().map(|c| ((c.group, c.start), c)).collect();
     let pb = super::progress::bar(ranges.iter().map(|r| r.len()).sum(), "compare");

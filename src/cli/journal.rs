@@ -13,6 +13,34 @@ pub struct Journal {
     file: std::fs::File,
 }
 
+/// The journal of a run whose reports `reports` asks for: beside the first of them that is a
+/// file (none when every report goes to standard output, which `--resume` refuses), opened for
+/// the run `header` names, with the chunks it already holds when resuming.
+pub fn for_reports<C: DeserializeOwned>(
+    reports: &super::args::ReportArgs,
+    header: &serde_json::Value,
+    resume: bool,
+) -> Result<(Option<Journal>, Vec<C>)> {
+    let path = [&reports.json, &reports.csv]
+        .into_iter()
+        .flatten()
+        .find(|p| p.as_str() != "-")
+        .map(|p| path_for(Path::new(p)));
+    match path {
+        Some(p) => {
+            let (j, done) = Journal::open(&p, header, resume)?;
+            if resume {
+                errln!("resuming: {} chunks already done", done.len());
+            }
+            Ok((Some(j), done))
+        }
+        None if resume => bail!(
+            "--resume continues the journal kept beside --json FILE or --csv FILE: give the same one"
+        ),
+        None => Ok((None, Vec::new())),
+    }
+}
+
 /// The journal beside report `report`.
 pub fn path_for(report: &Path) -> PathBuf {
     let name = report

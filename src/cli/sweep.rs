@@ -308,10 +308,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 "runs": a.runs,
                 "d_bin": a.d_bin,
             },
-            "inputs": inputs.iter().zip(&a.files).map(|(i, path)| {
-                let lines: Vec<String> = i.puzzles.iter().map(|g| g.to_line()).collect();
-                InputInfo::new(path, lines.iter().map(String::as_str))
-            }).collect::<Vec<_>>(),
+            "inputs": inputs.iter().zip(&a.files)
+                .map(|(i, path)| InputInfo::of_grids(path, &i.puzzles))
+                .collect::<Vec<_>>(),
             "shard": a.shard,
             "provenance": provenance_here(started),
             "rows": tagged.iter().map(|(s, r)| {

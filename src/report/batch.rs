@@ -387,6 +387,22 @@ impl InputInfo {
     }
 }
 
+impl InputInfo {
+    /// The input a puzzle file is.
+    pub fn of_file(f: &crate::puzzle::PuzzleFile) -> InputInfo {
+        InputInfo::of_grids(&f.path, f.puzzles.iter().map(|p| &p.grid))
+    }
+
+    /// The input `path` holding these grids.
+    pub fn of_grids<'a>(
+        path: &str,
+        grids: impl IntoIterator<Item = &'a crate::puzzle::Grid>,
+    ) -> InputInfo {
+        let lines: Vec<String> = grids.into_iter().map(|g| g.to_line()).collect();
+        InputInfo::new(path, lines.iter().map(String::as_str))
+    }
+}
+
 /// Host name and start time (seconds since the Unix epoch) of this process's run.
 pub fn provenance_here(started: std::time::SystemTime) -> serde_json::Value {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
