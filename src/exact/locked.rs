@@ -303,6 +303,8 @@ impl Locked9 {
         ok
     }
 
+    /// (Not [`super::singles`]: the 9x9 fast path on digit-major bit words, singles woven into
+    /// the band and stack rules, same nodes as the generic search.)
     fn fixpoint(&mut self, st: &mut State, seen: &mut [u32; 27]) -> bool {
         let (mut digits, mut bands) = (0u32, 0u32);
         loop {

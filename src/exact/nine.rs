@@ -126,6 +126,8 @@ impl Nine {
     }
 
     /// Naked and hidden singles to a fixpoint; false on a contradiction.
+    /// (Not [`super::singles`]: the 9x9 fast path on digit-major bit words, same nodes as the
+    /// generic search.)
     fn propagate(&mut self, st: &mut State) -> bool {
         loop {
             // Naked singles and empty cells, a band at a time.

@@ -1,3 +1,4 @@
+use super::search::Search;
 use super::*;
 use crate::generate::{complete, puzzle_rng};
 use crate::puzzle::parse_str;
