@@ -37,6 +37,9 @@ pub use restarts::{luby, Restarts};
 use crate::puzzle::Grid;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::SeedableRng;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// How much deduction runs after each placement.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -102,14 +105,17 @@ pub enum Branching {
     Lookahead,
 }
 
-/// Solver settings. The default (`Auto` propagation, MRV over cells and places, no node limit,
-/// restarts) is the fast exact solver.
+/// Solver settings. The default (`Auto` propagation, MRV over cells and places, no node or time
+/// limit, restarts) is the fast exact solver.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Config {
     pub propagation: Propagation,
     pub branching: Branching,
     /// Give up after this many search nodes in all ([`Outcome::aborted`] is then set).
     pub node_limit: Option<u64>,
+    /// Give up when a call has run this long ([`Outcome::aborted`] is then set). The clock is
+    /// read every 1,024 nodes (or lookahead probes) and between restarts.
+    pub time_limit: Option<Duration>,
     /// Randomized restarts against heavy-tailed search times (see [`Restarts`]).
     pub restarts: Restarts,
 }
@@ -150,7 +156,8 @@ pub struct Outcome {
     pub count: usize,
     /// The first solution found, if any.
     pub first: Option<Grid>,
-    /// The node limit stopped the search before it could finish (`count` is then a lower bound).
+    /// The node or time limit stopped the search before it could finish (`count` is then a
+    /// lower bound).
     pub aborted: bool,
 }
 
@@ -175,12 +182,9 @@ pub fn count_solutions(puzzle: &Grid, limit: usize) -> usize {
 
 /// None, unique or multiple solutions (searches for at most two).
 pub fn classify(puzzle: &Grid) -> Solutions {
-    let o = Solver::default().count(puzzle, 2);
-    match (o.count, o.first) {
-        (1, Some(s)) => Solutions::Unique(s),
-        (2, Some(s)) => Solutions::Multiple(s),
-        _ => Solutions::None,
-    }
+    Solver::default()
+        .classify(puzzle)
+        .expect("the default solver has no limit")
 }
 
 /// An exact solver with its settings, scratch space and the statistics of its last run.
@@ -189,6 +193,7 @@ pub struct Solver {
     config: Config,
     stats: Stats,
     rng: Option<Xoshiro256PlusPlus>,
+    counter: Option<Arc<AtomicU64>>,
 }
 
 impl Solver {
@@ -197,6 +202,7 @@ impl Solver {
             config,
             stats: Stats::default(),
             rng: None,
+            counter: None,
         }
     }
 
@@ -204,6 +210,13 @@ impl Solver {
     /// (for random complete grids); deterministic for the seed.
     pub fn with_random_value_order(mut self, seed: u64) -> Solver {
         self.rng = Some(Xoshiro256PlusPlus::seed_from_u64(seed));
+        self
+    }
+
+    /// Adds the nodes searched to `counter` as the search goes (in steps of 1,024), for a
+    /// progress display in another thread.
+    pub fn with_node_counter(mut self, counter: Arc<AtomicU64>) -> Solver {
+        self.counter = Some(counter);
         self
     }
 
@@ -216,7 +229,21 @@ impl Solver {
         self.stats
     }
 
-    /// First solution, or `None` when there is none (or the node limit stopped the search).
+    /// None, unique or multiple solutions (searches for at most two); `None` when the node or
+    /// time limit stopped the search before the answer was known (see [`Solver::stats`]).
+    pub fn classify(&mut self, puzzle: &Grid) -> Option<Solutions> {
+        let o = self.count(puzzle, 2);
+        if o.aborted {
+            return None;
+        }
+        Some(match (o.count, o.first) {
+            (1, Some(s)) => Solutions::Unique(s),
+            (2, Some(s)) => Solutions::Multiple(s),
+            _ => Solutions::None,
+        })
+    }
+
+    /// First solution, or `None` when there is none (or a limit stopped the search).
     pub fn solve(&mut self, puzzle: &Grid) -> Option<Grid> {
         self.count(puzzle, 1).first
     }
@@ -236,7 +263,14 @@ impl Solver {
         limit: usize,
         exclude: Option<(usize, u8)>,
     ) -> Outcome {
-        let counted = restarts::count(self.config, self.rng.as_mut(), puzzle, limit, exclude);
+        let counted = restarts::count(
+            self.config,
+            self.rng.as_mut(),
+            self.counter.clone(),
+            puzzle,
+            limit,
+            exclude,
+        );
         self.stats = counted.stats;
         let first = counted.distinct.into_iter().next().map(|cells| {
             let g = Grid::from_cells(puzzle.box_size(), cells).expect("solver keeps the size");

@@ -1,11 +1,14 @@
 //! The restart driver: a first search in the configured order, then (on large sparse grids
 //! whose search times are heavy-tailed) a stronger search and randomized Luby restarts.
 
-use super::search::Search;
+use super::search::{Limits, Search};
 use super::{locked, nine, Branching, Config, Propagation, Stats};
 use crate::puzzle::Grid;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
 
 /// Restart policy. Search times on large sparse grids near the hardness peak (25x25 with about
 /// half the cells blank) are heavy-tailed: most orders finish in a few hundred nodes, a few
@@ -15,10 +18,12 @@ pub enum Restarts {
     /// One complete search in the configured order.
     Off,
     /// First a deterministic search in the configured order with a budget of `first_budget`
-    /// nodes; if it does not finish, one deterministic search with `propagation` and
-    /// `branching` and a budget of 16 · `base`; then searches with those, random tie-breaking
-    /// and random value order (seeded, so deterministic) and budgets `base · luby(i)`
-    /// (1, 1, 2, 1, 1, 2, 4, …) until one finishes. Answers stay exact: counts come from a finished search, or from
+    /// nodes, or two per blank cell if that is more (a dive that fills a 49x49 or 64x64 grid
+    /// needs about one per blank, and the stages below cost far more per node there); if it
+    /// does not finish, one deterministic search with `propagation` and `branching` and a
+    /// budget of 16 · `base`; then searches with those, random tie-breaking and random value
+    /// order (seeded, so deterministic) and budgets `base · luby(i)` (1, 1, 2, 1, 1, 2, 4, …)
+    /// until one finishes. Answers stay exact: counts come from a finished search, or from
     /// `limit` distinct solutions collected across searches.
     Luby {
         first_budget: u64,
@@ -61,10 +66,12 @@ pub(super) struct Counted {
 }
 
 /// Searches `puzzle` for up to `limit` solutions (digit `exclude.1` forbidden in cell
-/// `exclude.0`) under `config`'s restart policy and node limit.
+/// `exclude.0`) under `config`'s restart policy, node limit and time limit; `counter` (if any)
+/// is fed the nodes searched as they go.
 pub(super) fn count(
     config: Config,
     rng: Option<&mut Xoshiro256PlusPlus>,
+    counter: Option<Arc<AtomicU64>>,
     puzzle: &Grid,
     limit: usize,
     exclude: Option<(usize, u8)>,
@@ -75,6 +82,10 @@ pub(super) fn count(
         keep: limit.min(64),
         exclude,
         node_limit: config.node_limit,
+        deadline: config
+            .time_limit
+            .and_then(|t| Instant::now().checked_add(t)),
+        counter,
         distinct: Vec::new(),
         stats: Stats::default(),
         weights: Vec::new(),
@@ -88,7 +99,9 @@ pub(super) fn count(
             branching,
         } => {
             let mut rng = rng;
-            let mut r = d.run(config, rng.as_deref_mut(), Some(first_budget), false);
+            let blanks = puzzle.cells().iter().filter(|&&v| v == 0).count() as u64;
+            let first = first_budget.max(blanks.saturating_mul(2));
+            let mut r = d.run(config, rng.as_deref_mut(), Some(first), false);
             let mut restart_rng = match rng {
                 Some(rng) => Xoshiro256PlusPlus::seed_from_u64(rng.next_u64()),
                 None => Xoshiro256PlusPlus::seed_from_u64(0x5EED_5D0C_u64),
@@ -98,7 +111,7 @@ pub(super) fn count(
                 branching,
                 ..config
             };
-            if r.1 && d.distinct.len() < limit {
+            if r.1 && d.distinct.len() < limit && !d.out_of_limits() {
                 // The stronger search in its plain order first: a unique puzzle needs one
                 // complete search, which random orders rarely make smaller.
                 d.stats.restarts += 1;
@@ -106,7 +119,7 @@ pub(super) fn count(
             }
             let mut i = 0;
             while r.1 && d.distinct.len() < limit {
-                if d.node_limit.is_some_and(|t| d.stats.nodes >= t) {
+                if d.out_of_limits() {
                     break;
                 }
                 i += 1;
@@ -146,12 +159,20 @@ struct Driver<'p> {
     keep: usize,
     exclude: Option<(usize, u8)>,
     node_limit: Option<u64>,
+    deadline: Option<Instant>,
+    counter: Option<Arc<AtomicU64>>,
     distinct: Vec<Vec<u8>>,
     stats: Stats,
     weights: Vec<u32>,
 }
 
 impl Driver<'_> {
+    /// The node limit is used up or the time limit has passed.
+    fn out_of_limits(&self) -> bool {
+        self.node_limit.is_some_and(|t| self.stats.nodes >= t)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// One search with `cfg` and at most `budget` nodes (and what is left of the node limit);
     /// (solutions found, aborted).
     fn run(
@@ -172,6 +193,11 @@ impl Driver<'_> {
             propagation: cfg.propagation.resolve(puzzle.box_size()),
             ..cfg
         };
+        let limits = Limits {
+            budget,
+            deadline: self.deadline,
+            counter: self.counter.clone(),
+        };
         if puzzle.box_size() == 3
             && matches!(cfg.propagation, Propagation::Full | Propagation::Locked)
             && matches!(cfg.branching, Branching::Mrv | Branching::MrvPlaces)
@@ -180,12 +206,12 @@ impl Driver<'_> {
         {
             // The 9x9 fast paths: the generic search tree on a digit-major state.
             let (found, aborted, solutions) = if cfg.propagation == Propagation::Full {
-                let mut s = nine::Nine::new(cfg.branching, limit, keep, budget);
+                let mut s = nine::Nine::new(cfg.branching, limit, keep, limits);
                 s.run(puzzle.cells(), exclude);
                 self.stats.add(&s.stats);
                 (s.found, s.aborted, s.solutions)
             } else {
-                let mut s = locked::Locked9::new(cfg.branching, limit, keep, budget);
+                let mut s = locked::Locked9::new(cfg.branching, limit, keep, limits);
                 s.run(puzzle.cells(), exclude);
                 self.stats.add(&s.stats);
                 (s.found, s.aborted, s.solutions)
@@ -193,7 +219,7 @@ impl Driver<'_> {
             self.keep_distinct(solutions);
             return (found, aborted);
         }
-        let mut s = Search::new(puzzle.geometry(), cfg, limit, keep, budget, rng);
+        let mut s = Search::new(puzzle.geometry(), cfg, limit, keep, limits, rng);
         s.shuffle_ties = shuffle_ties;
         if s.wdeg {
             if self.weights.is_empty() {

@@ -6,6 +6,44 @@ use super::{Branching, Config, Propagation, Stats};
 use crate::puzzle::{Geometry, Grid};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// When a search stops: a node budget, a deadline, and a counter that progress displays read.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Limits {
+    pub budget: Option<u64>,
+    pub deadline: Option<Instant>,
+    pub counter: Option<Arc<AtomicU64>>,
+}
+
+impl Limits {
+    /// Nodes (and lookahead probes) between two looks at the clock and updates of the counter.
+    pub const EVERY: u64 = 1024;
+
+    /// Whether a search that has visited `nodes` nodes must stop (for searches whose nodes
+    /// all cost about the same).
+    #[inline(always)]
+    pub fn stop(&self, nodes: u64) -> bool {
+        self.over_budget(nodes)
+            || (nodes.is_multiple_of(Self::EVERY) && self.checkpoint(Self::EVERY))
+    }
+
+    #[inline(always)]
+    pub fn over_budget(&self, nodes: u64) -> bool {
+        self.budget.is_some_and(|b| nodes > b)
+    }
+
+    /// Adds `nodes` new nodes to the counter; whether the deadline has passed.
+    #[cold]
+    pub fn checkpoint(&self, nodes: u64) -> bool {
+        if let Some(c) = &self.counter {
+            c.fetch_add(nodes, Ordering::Relaxed);
+        }
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
 
 /// Search state: a stack of (candidates, values) levels, one per branch depth.
 pub(super) struct Search<'r> {
@@ -16,7 +54,9 @@ pub(super) struct Search<'r> {
     pub(super) limit: usize,
     /// Solutions to keep (the rest are only counted).
     pub(super) keep: usize,
-    pub(super) budget: Option<u64>,
+    pub(super) limits: Limits,
+    /// Work (nodes + probes) and nodes at the last look at the clock.
+    pub(super) looked: (u64, u64),
     pub(super) rng: Option<&'r mut Xoshiro256PlusPlus>,
     /// Break ties of the branching heuristic at random (restart searches).
     pub(super) shuffle_ties: bool,
@@ -54,7 +94,7 @@ impl<'r> Search<'r> {
         cfg: Config,
         limit: usize,
         keep: usize,
-        budget: Option<u64>,
+        limits: Limits,
         rng: Option<&'r mut Xoshiro256PlusPlus>,
     ) -> Self {
         let cfg = Config {
@@ -73,7 +113,8 @@ impl<'r> Search<'r> {
             cfg,
             limit,
             keep,
-            budget,
+            limits,
+            looked: (0, 0),
             rng,
             shuffle_ties: false,
             track: matches!(cfg.propagation, Propagation::Locked | Propagation::Strong),
@@ -273,13 +314,23 @@ impl<'r> Search<'r> {
         Ok(true)
     }
 
+    /// Every [`Limits::EVERY`] nodes or probes (a lookahead node on a large grid costs hundreds
+    /// of probes): whether the deadline has passed.
+    fn look_at_clock(&mut self) -> bool {
+        let work = self.stats.nodes + self.stats.probes;
+        if work - self.looked.0 < Limits::EVERY {
+            return false;
+        }
+        let fresh = self.stats.nodes - self.looked.1;
+        self.looked = (work, self.stats.nodes);
+        self.limits.checkpoint(fresh)
+    }
+
     pub(super) fn dfs(&mut self, level: usize) {
         self.stats.nodes += 1;
-        if let Some(limit) = self.budget {
-            if self.stats.nodes > limit {
-                self.aborted = true;
-                return;
-            }
+        if self.limits.over_budget(self.stats.nodes) || self.look_at_clock() {
+            self.aborted = true;
+            return;
         }
         if self.cfg.branching == Branching::Lookahead {
             let next = (level + 2) * self.cells;
