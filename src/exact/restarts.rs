@@ -99,8 +99,14 @@ pub(super) fn count(
             branching,
         } => {
             let mut rng = rng;
-            let blanks = puzzle.cells().iter().filter(|&&v| v == 0).count() as u64;
-            let first = first_budget.max(blanks.saturating_mul(2));
+            // (Blanks are counted only where they can matter: not on 9x9, whose solves are short.)
+            let cells = puzzle.cells();
+            let first = if 2 * cells.len() as u64 > first_budget {
+                let blanks = cells.iter().filter(|&&v| v == 0).count() as u64;
+                first_budget.max(2 * blanks)
+            } else {
+                first_budget
+            };
             let mut r = d.run(config, rng.as_deref_mut(), Some(first), false);
             let mut restart_rng = match rng {
                 Some(rng) => Xoshiro256PlusPlus::seed_from_u64(rng.next_u64()),
