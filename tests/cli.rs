@@ -257,3 +257,81 @@ fn generate_rejects_bad_parameters() {
     let out = run(&["generate", "--model", "magic", "--tier", "easy"]);
     assert!(!out.status.success());
 }
+
+/// A search stopped by `--max-nodes` is reported per line with its own exit status (3), by
+/// `solve` and `rate` (table and JSON); the other puzzles are answered as usual.
+#[test]
+fn solve_and_rate_give_up_at_the_search_limits() {
+    // An empty 16x16 needs more than 5 nodes; the classic is solved by propagation at the root.
+    let file = scratch("limits.txt", format!("{}\n", ".".repeat(256)).as_bytes());
+    let out = run(&["solve", file.to_str().unwrap(), "--max-nodes", "5"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("line 1: gave up after 6 nodes ("),
+        "{stdout}"
+    );
+    assert!(text(&out.stderr).contains("1 given up (search limits)"));
+    let classic = scratch(
+        "limits9.txt",
+        format!("{}\n{CLASSIC}\n", ".".repeat(81)).as_bytes(),
+    );
+    let out = run(&["solve", classic.to_str().unwrap(), "--max-nodes", "1"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert!(
+        lines[0].starts_with("line 1: gave up after 2 nodes"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], CLASSIC_SOLUTION);
+
+    let out = run(&["rate", classic.to_str().unwrap(), "--max-nodes", "1"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("line 1: gave up after 2 nodes"));
+    assert!(text(&out.stdout).contains("1 given up (search limits)"));
+    let out = run(&[
+        "rate",
+        classic.to_str().unwrap(),
+        "--max-nodes",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows[0]["solutions"], serde_json::Value::Null);
+    assert_eq!(rows[0]["gave_up_after_nodes"], 2);
+    assert_eq!(rows[1]["solutions"], 1);
+    assert!(rows[1].get("gave_up_after_nodes").is_none());
+
+    for bad in ["--time-limit=-1", "--time-limit=nan", "--time-limit=1e30"] {
+        let out = run(&["solve", "puzzles/classic.txt", bad]);
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert!(
+            text(&out.stderr).contains("--time-limit"),
+            "{bad}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// Requests that cannot be met give up with a reason and a suggestion instead of looping.
+#[test]
+fn generate_gives_up_on_impossible_requests() {
+    for (args, want) in [
+        ("--model rated --tier medium --size 4", "Try --tier easy"),
+        ("--model paper --unique --d 0.9 --size 4", "Try --d 0."),
+        ("--model paper --unique --d 0.95 --size 9", "Try --d 0."),
+    ] {
+        let mut all = vec!["generate", "--count", "1"];
+        all.extend(args.split(' '));
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(1), "{args}");
+        let e = text(&out.stderr);
+        assert!(
+            e.contains("gave up after 1000 complete grids"),
+            "{args}: {e}"
+        );
+        assert!(e.contains(want), "{args}: {e}");
+        assert!(out.stdout.is_empty());
+    }
+}

@@ -122,6 +122,7 @@ impl Baseline for Mrv {
             propagation: Propagation::None,
             branching: Branching::Mrv,
             node_limit: budget.max_iterations,
+            time_limit: None,
             restarts: Restarts::Off,
         });
         let grid = solver.solve(puzzle).unwrap_or_else(|| puzzle.clone());

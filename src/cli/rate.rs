@@ -1,10 +1,13 @@
 //! `gpu-sudoku rate FILE`: score, tier, clue count, blank fraction and number of solutions
 //! (0, 1 or 2 = "two or more") of every puzzle, as a table or JSON. Only puzzles with exactly
-//! one solution get a score and tier (docs/PUZZLES.md explains the rater). Exit code 0 unless
-//! the file cannot be read.
+//! one solution get a score and tier (docs/PUZZLES.md explains the rater). A puzzle whose
+//! search `--max-nodes` or `--time-limit` stopped is reported as `line N: gave up after K nodes`
+//! (JSON: `solutions` null, `gave_up_after_nodes` K). Exit code 0, 3 when the search gave up
+//! on some puzzle, 1 when the file cannot be read.
 
 use anyhow::Result;
-use gpu_sudoku::exact::{classify, Solutions};
+use super::solve::{classify_all, Classified, SearchLimits, GAVE_UP};
+use gpu_sudoku::exact::Solutions;
 use gpu_sudoku::generate::{rate_with_solution, Technique, Tier};
 use gpu_sudoku::puzzle::read_puzzles;
 use rayon::prelude::*;
@@ -14,6 +17,10 @@ use std::fmt::Write;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Exit status: 0 every puzzle rated or counted; 3 the search gave up on some \
+puzzle (--max-nodes, --time-limit); 1 an error such as an unreadable file."
+)]
 pub struct Args {
     /// Puzzle file (`-` reads standard input).
     pub file: String,
@@ -23,6 +30,8 @@ pub struct Args {
     /// JSON (one array of objects) instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub limits: SearchLimits,
 }
 
 /// One row of the report.
@@ -31,8 +40,11 @@ pub struct Row {
     pub line: usize,
     pub clues: usize,
     pub blank_fraction: f64,
-    /// 0, 1, or 2 meaning two or more.
-    pub solutions: usize,
+    /// 0, 1, or 2 meaning two or more; None when the search gave up.
+    pub solutions: Option<usize>,
+    /// Search nodes when the search limits stopped it (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gave_up_after_nodes: Option<u64>,
     pub tier: Option<String>,
     pub score: Option<u64>,
     pub hardest: Option<String>,
@@ -41,16 +53,22 @@ pub struct Row {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    a.limits.config()?;
     let file = read_puzzles(&a.file, a.size)?;
+    let classified = classify_all(&file.puzzles, &a.limits, "solving")?;
     let pb = super::progress::bar(file.puzzles.len(), "rating");
     let rows: Vec<Row> = file
         .puzzles
         .par_iter()
-        .map(|p| {
-            let (solutions, rating) = match classify(&p.grid) {
-                Solutions::None => (0, None),
-                Solutions::Multiple(_) => (2, None),
-                Solutions::Unique(s) => (1, Some(rate_with_solution(&p.grid, &s))),
+        .zip(&classified)
+        .map(|(p, c)| {
+            let (solutions, rating, gave_up_after_nodes) = match c {
+                Classified::Known(Solutions::None) => (Some(0), None, None),
+                Classified::Known(Solutions::Multiple(_)) => (Some(2), None, None),
+                Classified::Known(Solutions::Unique(s)) => {
+                    (Some(1), Some(rate_with_solution(&p.grid, s)), None)
+                }
+                Classified::GaveUp { nodes, .. } => (None, None, Some(*nodes)),
             };
             pb.inc(1);
             Row {
@@ -58,6 +76,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 clues: p.grid.clue_count(),
                 blank_fraction: p.grid.blank_fraction(),
                 solutions,
+                gave_up_after_nodes,
                 tier: rating.as_ref().map(|r| r.tier.to_string()),
                 score: rating.as_ref().map(|r| r.score),
                 hardest: rating
@@ -77,36 +96,46 @@ pub fn run(a: Args) -> Result<ExitCode> {
         })
         .collect();
     pb.finish_and_clear();
+    let status = if rows.iter().any(|r| r.solutions.is_none()) {
+        ExitCode::from(GAVE_UP)
+    } else {
+        ExitCode::SUCCESS
+    };
     let mut out = String::new();
     if a.json {
         out = serde_json::to_string_pretty(&rows)?;
         out.push('\n');
         super::progress::print_stdout(&out)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(status);
     }
     writeln!(
         out,
         "{:>6} {:>6} {:>6} {:>9} {:>7} {:>6}  hardest",
         "line", "clues", "blank", "solutions", "tier", "score"
     )?;
-    for r in &rows {
+    for (r, c) in rows.iter().zip(&classified) {
+        if let Some(line) = c.gave_up_line(r.line) {
+            writeln!(out, "{line}")?;
+            continue;
+        }
         writeln!(
             out,
             "{:>6} {:>6} {:>6.3} {:>9} {:>7} {:>6}  {}",
             r.line,
             r.clues,
             r.blank_fraction,
-            if r.solutions == 2 {
-                "2+".to_string()
-            } else {
-                r.solutions.to_string()
+            match r.solutions {
+                Some(2) => "2+".to_string(),
+                Some(k) => k.to_string(),
+                None => "?".to_string(),
             },
             r.tier.as_deref().unwrap_or("-"),
             r.score.map(|s| s.to_string()).unwrap_or_else(|| "-".into()),
             r.hardest.as_deref().unwrap_or("-")
         )?;
     }
-    let count = |s: usize| rows.iter().filter(|r| r.solutions == s).count();
+    let count = |s: usize| rows.iter().filter(|r| r.solutions == Some(s)).count();
+    let given_up = rows.len() - count(0) - count(1) - count(2);
     let tiers: Vec<String> = Tier::ALL
         .iter()
         .map(|t| {
@@ -119,14 +148,19 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .collect();
     writeln!(
         out,
-        "# {}: {} puzzles; solutions: {} unique, {} with 2+, {} with none; tiers of the unique ones: {}",
+        "# {}: {} puzzles; solutions: {} unique, {} with 2+, {} with none{}; tiers of the unique ones: {}",
         file.path,
         rows.len(),
         count(1),
         count(2),
         count(0),
+        if given_up > 0 {
+            format!(", {given_up} given up (search limits)")
+        } else {
+            String::new()
+        },
         tiers.join(", ")
     )?;
     super::progress::print_stdout(&out)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }

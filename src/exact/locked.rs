@@ -32,6 +32,7 @@
 //!
 //! [`Propagation::Locked`]: super::Propagation::Locked
 
+use super::search::Limits;
 use super::{Branching, Stats};
 
 /// For bit i of a band: the bits of its column in the band.
@@ -162,7 +163,7 @@ pub(super) struct Locked9 {
     branching: Branching,
     limit: usize,
     keep: usize,
-    budget: Option<u64>,
+    limits: Limits,
     pub found: usize,
     pub solutions: Vec<Vec<u8>>,
     pub aborted: bool,
@@ -170,12 +171,12 @@ pub(super) struct Locked9 {
 }
 
 impl Locked9 {
-    pub fn new(branching: Branching, limit: usize, keep: usize, budget: Option<u64>) -> Locked9 {
+    pub fn new(branching: Branching, limit: usize, keep: usize, limits: Limits) -> Locked9 {
         Locked9 {
             branching,
             limit,
             keep,
-            budget,
+            limits,
             found: 0,
             solutions: Vec::new(),
             aborted: false,
@@ -303,6 +304,8 @@ impl Locked9 {
         ok
     }
 
+    /// (Not [`super::singles`]: the 9x9 fast path on digit-major bit words, singles woven into
+    /// the band and stack rules, same nodes as the generic search.)
     fn fixpoint(&mut self, st: &mut State, seen: &mut [u32; 27]) -> bool {
         let (mut digits, mut bands) = (0u32, 0u32);
         loop {
@@ -507,7 +510,7 @@ impl Locked9 {
 
     fn dfs(&mut self, st: &State) {
         self.stats.nodes += 1;
-        if self.budget.is_some_and(|b| self.stats.nodes > b) {
+        if self.limits.stop(self.stats.nodes) {
             self.aborted = true;
             return;
         }
@@ -604,7 +607,7 @@ mod tests {
         st.f[0] = 1 << 0 | 1 << 3 | 1 << 10 | 1 << 22 | 1 << 24;
         st.f[9] = all & !cols(&[0, 3]);
         st.f[18] = all & !cols(&[0, 3]);
-        let mut s = Locked9::new(Branching::Mrv, 1, 1, None);
+        let mut s = Locked9::new(Branching::Mrv, 1, 1, Limits::default());
         assert_eq!(s.stack(&mut st, 0), None);
     }
 }

@@ -11,6 +11,7 @@
 //! lowest digit), so this path visits exactly the nodes the generic solver visits and finds the
 //! same first solution; the tests compare both.
 
+use super::search::Limits;
 use super::{Branching, Stats};
 use crate::puzzle::Geometry;
 
@@ -53,7 +54,7 @@ pub(super) struct Nine {
     branching: Branching,
     limit: usize,
     keep: usize,
-    budget: Option<u64>,
+    limits: Limits,
     /// The digit words when hidden singles were last looked for: only digits whose words
     /// differ now are looked at again (rows and boxes per band, columns per digit).
     seen: [[u32; 9]; 3],
@@ -69,12 +70,12 @@ fn single(x: u32) -> bool {
 }
 
 impl Nine {
-    pub fn new(branching: Branching, limit: usize, keep: usize, budget: Option<u64>) -> Nine {
+    pub fn new(branching: Branching, limit: usize, keep: usize, limits: Limits) -> Nine {
         Nine {
             branching,
             limit,
             keep,
-            budget,
+            limits,
             seen: [[0; 9]; 3],
             found: 0,
             solutions: Vec::new(),
@@ -126,6 +127,8 @@ impl Nine {
     }
 
     /// Naked and hidden singles to a fixpoint; false on a contradiction.
+    /// (Not [`super::singles`]: the 9x9 fast path on digit-major bit words, same nodes as the
+    /// generic search.)
     fn propagate(&mut self, st: &mut State) -> bool {
         loop {
             // Naked singles and empty cells, a band at a time.
@@ -337,7 +340,7 @@ impl Nine {
 
     fn dfs(&mut self, st: &State) {
         self.stats.nodes += 1;
-        if self.budget.is_some_and(|b| self.stats.nodes > b) {
+        if self.limits.stop(self.stats.nodes) {
             self.aborted = true;
             return;
         }

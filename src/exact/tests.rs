@@ -1,3 +1,4 @@
+use super::search::Search;
 use super::*;
 use crate::generate::{complete, puzzle_rng};
 use crate::puzzle::parse_str;
@@ -187,6 +188,7 @@ fn strong_propagation_and_lookahead_agree_with_the_default() {
                 propagation: Propagation::Strong,
                 branching,
                 node_limit: None,
+                time_limit: None,
                 restarts: Restarts::Off,
             });
             let o = s.count(&p, 3);
@@ -266,6 +268,7 @@ fn every_configuration_solves_and_counts_nodes() {
                 propagation,
                 branching,
                 node_limit: None,
+                time_limit: None,
                 restarts: Restarts::Off,
             });
             let o = s.count(&p, 2);
@@ -293,6 +296,7 @@ fn node_limit_aborts() {
         propagation: Propagation::None,
         branching: Branching::FirstBlank,
         node_limit: Some(1000),
+        time_limit: None,
         restarts: Restarts::Off,
     });
     let o = s.count(&p, 1);
@@ -326,7 +330,7 @@ fn generic(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>
 }
 
 fn fast(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
-    let mut s = nine::Nine::new(branching, limit, limit, None);
+    let mut s = nine::Nine::new(branching, limit, limit, Default::default());
     s.run(p.cells(), None);
     (s.found, s.solutions, s.stats)
 }
@@ -386,9 +390,10 @@ fn generic_with(
         propagation,
         branching,
         node_limit: None,
+        time_limit: None,
         restarts: Restarts::Off,
     };
-    let mut s = Search::new(p.geometry(), cfg, limit, limit, None, None);
+    let mut s = Search::new(p.geometry(), cfg, limit, limit, Default::default(), None);
     if s.load(p, None) && limit > 0 {
         s.dfs(0);
     }
@@ -396,7 +401,7 @@ fn generic_with(
 }
 
 fn fast_locked(p: &Grid, branching: Branching, limit: usize) -> (usize, Vec<Vec<u8>>, Stats) {
-    let mut s = locked::Locked9::new(branching, limit, limit, None);
+    let mut s = locked::Locked9::new(branching, limit, limit, Default::default());
     s.run(p.cells(), None);
     (s.found, s.solutions, s.stats)
 }
@@ -563,6 +568,7 @@ fn locked_propagation_on_other_sizes() {
                     propagation,
                     branching: Branching::Mrv,
                     node_limit: None,
+                    time_limit: None,
                     restarts: Restarts::Off,
                 });
                 let o = s.count(&p, 3);
@@ -582,4 +588,77 @@ fn locked_propagation_on_other_sizes() {
         }
     }
     assert!(seen[1] > 0 && seen[3] > 0, "unique and multiple: {seen:?}");
+}
+
+#[test]
+fn time_limit_aborts_at_the_next_look_at_the_clock() {
+    // Plain backtracking needs more than 1,024 nodes here; the clock is read every 1,024.
+    let p = grid(HARD[2]);
+    let mut s = Solver::new(Config {
+        propagation: Propagation::None,
+        branching: Branching::FirstBlank,
+        node_limit: None,
+        time_limit: Some(std::time::Duration::ZERO),
+        restarts: Restarts::Off,
+    });
+    let o = s.count(&p, 1);
+    assert!(o.aborted && o.first.is_none(), "{o:?}");
+    assert_eq!(s.stats().nodes, 1024);
+    // Through the restart driver and on the 9x9 fast path too.
+    let mut s = Solver::new(Config {
+        time_limit: Some(std::time::Duration::ZERO),
+        ..Config::default()
+    });
+    let o = s.count(&Grid::empty(6), 2);
+    assert!(o.aborted, "{o:?}");
+    assert_eq!(s.classify(&Grid::empty(6)), None);
+    let mut s = Solver::new(Config {
+        propagation: Propagation::None,
+        branching: Branching::Mrv,
+        time_limit: Some(std::time::Duration::ZERO),
+        restarts: Restarts::Off,
+        ..Config::default()
+    });
+    assert!(s.count(&p, 1).aborted);
+}
+
+#[test]
+fn classify_with_limits_answers_or_says_it_gave_up() {
+    let mut s = Solver::new(Config {
+        node_limit: Some(10),
+        ..Config::default()
+    });
+    assert_eq!(s.classify(&Grid::empty(5)), None);
+    assert!(s.stats().nodes <= 11, "{:?}", s.stats());
+    // Within the limit the answer is the unlimited one.
+    let p = grid(CLASSIC);
+    assert_eq!(s.classify(&p), Some(classify(&p)));
+}
+
+#[test]
+fn node_counter_sees_the_nodes_searched() {
+    let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let mut s = Solver::new(Config {
+        propagation: Propagation::None,
+        branching: Branching::FirstBlank,
+        node_limit: Some(5000),
+        time_limit: None,
+        restarts: Restarts::Off,
+    })
+    .with_node_counter(counter.clone());
+    assert!(s.count(&grid(HARD[2]), 1).aborted);
+    let seen = counter.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(seen, 4 * 1024, "counted in steps of 1,024 nodes");
+}
+
+#[test]
+fn empty_64x64_is_filled_by_the_first_search() {
+    // Its first search needs about 4,700 nodes: the first budget (two nodes per blank cell
+    // here) must cover it, or the slow lookahead stages run (they took 38-53 s).
+    let e = Grid::empty(8);
+    let mut s = Solver::default();
+    let o = s.count(&e, 2);
+    assert_eq!(o.count, 2);
+    assert_eq!(s.stats().restarts, 0, "{:?}", s.stats());
+    o.first.unwrap().verify_solution_of(&e).unwrap();
 }

@@ -10,6 +10,11 @@
 //!
 //! Every puzzle i of a run draws from its own random stream, derived from (seed, i), so the
 //! output does not depend on the number of threads and puzzle i is the same in a longer run.
+//!
+//! Both models draw a new complete grid when one does not give what was asked; after
+//! [`max_grids`] grids for one puzzle they give up with an error that says what the grids did
+//! reach and suggests a setting that works (some requests can never be met: a unique 9x9 with
+//! 4 clues, a 4x4 that needs more than singles).
 
 pub mod complete;
 pub mod rate;
@@ -191,11 +196,23 @@ impl Spec {
     }
 }
 
+/// Complete grids one puzzle may use before generation gives up: 1,000 up to 9x9, 100 for
+/// 16x16, 10 from 25x25 on (where one grid costs seconds). The shipped files need at most
+/// 36 (the rated 9x9 sets) and 1 (every larger file).
+pub fn max_grids(b: usize) -> usize {
+    match b {
+        0..=3 => 1000,
+        4 => 100,
+        _ => 10,
+    }
+}
+
 /// Generates `spec.count` puzzles in parallel; `progress` is called once per finished puzzle.
-/// Deterministic for the spec (seed included), whatever the number of threads.
+/// Deterministic for the spec (seed included), whatever the number of threads. Fails when a
+/// puzzle needs more than [`max_grids`] complete grids.
 pub fn generate(spec: &Spec, progress: &(dyn Fn() + Sync)) -> Result<Vec<Generated>> {
     spec.validate()?;
-    Ok((0..spec.count)
+    (0..spec.count)
         .into_par_iter()
         .map(|i| {
             let mut rng = puzzle_rng(spec.seed, i as u64);
@@ -210,9 +227,9 @@ pub fn generate(spec: &Spec, progress: &(dyn Fn() + Sync)) -> Result<Vec<Generat
                 ),
             };
             progress();
-            out
+            out.map_err(|e| e.context(format!("puzzle {} of the run", i + 1)))
         })
-        .collect())
+        .collect()
 }
 
 /// The random stream of puzzle `index` of a run with `seed`.
@@ -256,8 +273,8 @@ pub fn blanks_for(d: f64, cells: usize, tier: Option<Tier>) -> usize {
 /// The paper model: one puzzle. Plain: k = round(d·n²) cells of a random complete grid,
 /// chosen uniformly, are blanked. Unique variant: the cells are visited in random order and a
 /// cell is blanked only if the puzzle keeps a unique solution, until k are blank (a new grid
-/// is drawn if the visit ends first).
-pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Generated {
+/// is drawn if the visit ends first, up to [`max_grids`]).
+pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Result<Generated> {
     let d = match spec.d {
         Some(d) => d,
         None => {
@@ -274,7 +291,8 @@ pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Generated {
     let cells = Geometry::get(spec.b).cells;
     let k = blanks_for(d, cells, spec.tier);
     let mut solver = Solver::new(Config::default());
-    loop {
+    let mut reached = Vec::new();
+    for _ in 0..max_grids(spec.b) {
         let solution = random_complete(spec.b, rng);
         let mut order: Vec<usize> = (0..cells).collect();
         order.shuffle(rng);
@@ -293,37 +311,57 @@ pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Generated {
             }
         }
         if blanks == k {
-            return Generated {
+            return Ok(Generated {
                 grid,
                 solution,
                 extra: format!("d={d:.4}"),
-            };
+            });
         }
+        reached.push(blanks);
     }
+    reached.sort_unstable();
+    let n = spec.b * spec.b;
+    let typical = reached[reached.len() / 2];
+    bail!(
+        "gave up after {} complete grids: none kept a unique solution with {k} of its {cells} cells blank (d={d:.4}); \
+         blanking reached {}..={} cells, typically {typical}: a unique {n}x{n} puzzle needs more clues. \
+         Try --d {:.2} or lower, or drop --unique",
+        reached.len(),
+        reached[0],
+        reached[reached.len() - 1],
+        (typical as f64 / cells as f64 - 0.005).max(0.01)
+    )
 }
 
 /// The rated model: one unique puzzle of tier `tier`.
-pub fn rated_puzzle<R: Rng + ?Sized>(b: usize, tier: Tier, rng: &mut R) -> Generated {
+pub fn rated_puzzle<R: Rng + ?Sized>(b: usize, tier: Tier, rng: &mut R) -> Result<Generated> {
     rated_puzzle_with(b, tier, None, rng)
 }
 
 /// The rated model. Without `blanks`: one unique puzzle of tier `tier`, dug as deep as
 /// uniqueness and the tier allow. With `blanks` (`--d`): digging stops at that many blank
 /// cells, like a magazine puzzle of a given clue count, and the puzzle's tier may be any tier
-/// up to `tier` (a new grid is drawn when the digging cannot reach the count).
+/// up to `tier` (a new grid is drawn when the digging cannot reach the count). A new grid is
+/// drawn when the result does not fit, up to [`max_grids`].
 pub fn rated_puzzle_with<R: Rng + ?Sized>(
     b: usize,
     tier: Tier,
     blanks: Option<usize>,
     rng: &mut R,
-) -> Generated {
-    loop {
+) -> Result<Generated> {
+    // What the grids gave: puzzles per tier, and the most blanks dug.
+    let mut tiers = [0usize; 4];
+    let mut most_blanks = 0;
+    for _ in 0..max_grids(b) {
         let solution = random_complete(b, rng);
         let grid = dig_to(&solution, tier, blanks, rng);
         let rating = rate_with_solution(&grid, &solution);
+        let dug = grid.cells().iter().filter(|&&v| v == 0).count();
+        tiers[rating.tier as usize] += 1;
+        most_blanks = most_blanks.max(dug);
         let fits = match blanks {
             None => rating.tier == tier,
-            Some(k) => rating.tier <= tier && grid.cells().iter().filter(|&&v| v == 0).count() == k,
+            Some(k) => rating.tier <= tier && dug == k,
         };
         if fits {
             let extra = format!(
@@ -332,11 +370,36 @@ pub fn rated_puzzle_with<R: Rng + ?Sized>(
                 rating.score,
                 rating.hardest.map(Technique::name).unwrap_or("none")
             );
-            return Generated {
+            return Ok(Generated {
                 grid,
                 solution,
                 extra,
-            };
+            });
+        }
+    }
+    let n = b * b;
+    let grids: usize = tiers.iter().sum();
+    let seen: Vec<String> = Tier::ALL
+        .iter()
+        .filter(|t| tiers[**t as usize] > 0)
+        .map(|t| format!("{} {t}", tiers[*t as usize]))
+        .collect();
+    match blanks {
+        Some(k) if most_blanks < k => bail!(
+            "gave up after {grids} complete grids: digging never reached {k} blank cells (at most {most_blanks}) \
+             while keeping the puzzle unique and at or under {tier}. Try --d {:.2} or lower, or a harder --tier",
+            (most_blanks as f64 / (n * n) as f64 - 0.005).max(0.01)
+        ),
+        _ => {
+            let common = Tier::ALL
+                .into_iter()
+                .max_by_key(|t| tiers[*t as usize])
+                .expect("four tiers");
+            bail!(
+                "gave up after {grids} complete grids: none gave a {tier} {n}x{n} puzzle (they gave {}); \
+                 the techniques of that tier are rarely or never needed at this size. Try --tier {common}",
+                seen.join(", ")
+            )
         }
     }
 }

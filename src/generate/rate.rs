@@ -273,6 +273,7 @@ impl<'a> Board<'a> {
     }
 
     /// One pass over the units (boxes, then rows, then columns), placing every hidden single.
+    /// (Not [`crate::exact::singles`]: the rater counts uses per pass, not to a fixpoint.)
     fn hidden_singles(&mut self) -> u32 {
         let n = self.n;
         let mut placed = 0;
@@ -304,6 +305,7 @@ impl<'a> Board<'a> {
         placed
     }
 
+    /// One pass over the cells, placing every naked single (counted per pass, as above).
     fn naked_singles(&mut self) -> u32 {
         let mut placed = 0;
         for c in 0..self.g.cells {

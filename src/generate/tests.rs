@@ -203,3 +203,39 @@ fn capped_rating_stops_above_the_cap() {
     let cs = exact::solve(&c).unwrap();
     assert_eq!(rate_capped(&c, &cs, Tier::Easy).unwrap().tier, Tier::Easy);
 }
+
+/// Requests that can never be met give up after `max_grids` grids with a reason and a setting
+/// that works (they used to loop forever).
+#[test]
+fn impossible_requests_give_up_with_a_suggestion() {
+    let unique = |d, b| Spec {
+        unique: true,
+        ..spec(Model::Paper, None, Some(d), b, 1)
+    };
+    for (s, why, try_) in [
+        (
+            unique(0.9, 2),
+            "none kept a unique solution with 14 of its 16 cells",
+            "Try --d 0.",
+        ),
+        (
+            unique(0.95, 3),
+            "none kept a unique solution with 77 of its 81 cells",
+            "Try --d 0.",
+        ),
+        (
+            spec(Model::Rated, Some(Tier::Medium), None, 2, 1),
+            "none gave a medium 4x4 puzzle (they gave 1000 easy)",
+            "Try --tier easy",
+        ),
+    ] {
+        let e = format!("{:#}", generate(&s, &|| {}).unwrap_err());
+        assert!(e.contains("gave up after 1000 complete grids"), "{e}");
+        assert!(e.contains(why) && e.contains(try_), "{e}");
+    }
+    // The suggestion works.
+    let e = format!("{:#}", generate(&unique(0.95, 3), &|| {}).unwrap_err());
+    let d: f64 = e.split("Try --d ").nth(1).unwrap()[..4].parse().unwrap();
+    assert!(generate(&unique(d, 3), &|| {}).is_ok(), "--d {d}");
+    assert_eq!(max_grids(3), 1000);
+}

@@ -24,7 +24,8 @@
 //! both backends take the same decisions at the same generations.
 
 use super::{Enhancement, Problem, Readoff, RfssParams};
-use crate::puzzle::{cell_name, symbol_for, Geometry, Grid};
+use crate::exact::singles;
+use crate::puzzle::{cell_name, symbol_for, Grid};
 
 /// One decision: numeral in cell, committed (true) or excluded (false).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,70 +42,6 @@ pub struct Search {
     stack: Vec<Decision>,
     /// How decisions are chosen: [`pick`] (Propagate) or [`pick_mrv`] (Mrv).
     mrv: bool,
-}
-
-/// Candidate sets (bit d−1 for numeral d) after applying the clues, then forced placements until
-/// none is left; `Err` names a contradiction.
-pub fn propagate(geo: &Geometry, mask: &mut [u64]) -> Result<(), String> {
-    let n = geo.n;
-    let mut placed = vec![false; geo.cells];
-    loop {
-        let mut changed = false;
-        for c in 0..geo.cells {
-            let m = mask[c];
-            if m == 0 {
-                return Err(format!("{} has no candidate left", cell_name(c, n)));
-            }
-            if !placed[c] && m.count_ones() == 1 {
-                placed[c] = true;
-                changed = true;
-                for &q in geo.peers_of(c) {
-                    let q = q as usize;
-                    if mask[q] & m != 0 {
-                        mask[q] &= !m;
-                        if mask[q] == 0 {
-                            return Err(format!("{} has no candidate left", cell_name(q, n)));
-                        }
-                    }
-                }
-            }
-        }
-        for u in 0..3 * n {
-            for d in 0..n {
-                let bit = 1u64 << d;
-                let mut count = 0;
-                let mut at = 0;
-                for &c in geo.unit(u) {
-                    if mask[c as usize] & bit != 0 {
-                        count += 1;
-                        at = c as usize;
-                    }
-                }
-                if count == 0 {
-                    return Err(format!(
-                        "numeral {} has no place left in {}",
-                        symbol_for(d as u8 + 1),
-                        unit_name(u, n)
-                    ));
-                }
-                if count == 1 && mask[at] != bit {
-                    mask[at] = bit;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            return Ok(());
-        }
-    }
-}
-
-fn unit_name(u: usize, n: usize) -> String {
-    match u / n {
-        0 => format!("row {}", u % n + 1),
-        1 => format!("column {}", u % n + 1),
-        _ => format!("box {}", u % n + 1),
-    }
 }
 
 impl Search {
@@ -135,7 +72,7 @@ impl Search {
                 symbol_for(v)
             ));
         }
-        propagate(geo, &mut mask)?;
+        singles(geo, &mut mask).map_err(|e| e.to_string())?;
         for d in &self.stack {
             let bit = 1u64 << (d.numeral - 1);
             if d.commit {
@@ -146,7 +83,7 @@ impl Search {
             } else {
                 mask[d.cell] &= !bit;
             }
-            propagate(geo, &mut mask)?;
+            singles(geo, &mut mask).map_err(|e| e.to_string())?;
         }
         let mut puzzle = self.root.clone();
         for (c, &m) in mask.iter().enumerate() {
