@@ -180,16 +180,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             Run::Rfss(params) => {
                 let outcomes = rfss::run::run(&device, &grids, params, &progress)
                     .with_context(|| format!("running {}", f.path))?;
-                let results = outcomes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, o)| o.to_instance_result(i))
-                    .collect();
-                let details = outcomes
-                    .iter()
-                    .map(serde_json::to_value)
-                    .collect::<Result<_, _>>()?;
-                (results, details)
+                rfss::run::records(&outcomes)?
             }
         };
         let wall = t0.elapsed();

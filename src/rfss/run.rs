@@ -4,6 +4,7 @@
 use super::{cpu, gpu, RfssOutcome, RfssParams};
 use crate::backend::{Device, Progress};
 use crate::puzzle::Grid;
+use crate::report::InstanceResult;
 use anyhow::Result;
 
 /// Runs every puzzle once (RFSS is deterministic) on `device`; outcomes in puzzle order, every
@@ -19,6 +20,22 @@ pub fn run(
         Device::Cpu => cpu::run(puzzles, params, progress),
         Device::Gpu(g) => gpu::run(g, puzzles, params, &gpu::GpuOptions::default(), progress),
     }
+}
+
+/// The shared records of a file's outcomes: one instance per puzzle (see
+/// [`RfssOutcome::to_instance_result`]) and each outcome as JSON, the per-puzzle detail every
+/// report writes under `rfss`.
+pub fn records(outcomes: &[RfssOutcome]) -> Result<(Vec<InstanceResult>, Vec<serde_json::Value>)> {
+    let results = outcomes
+        .iter()
+        .enumerate()
+        .map(|(i, o)| o.to_instance_result(i))
+        .collect();
+    let details = outcomes
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<_, _>>()?;
+    Ok((results, details))
 }
 
 #[cfg(test)]
