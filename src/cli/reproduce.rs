@@ -243,6 +243,9 @@ fn names<T: Choice>() -> String {
         .join("/")
 }
 
+/// The readings to run for each preset.
+type Readings = Box<dyn Fn(&Preset) -> Vec<Reading>>;
+
 fn ilca(a: IlcaArgs) -> Result<ExitCode> {
     let presets: Vec<&'static Preset> = reproduce::ilca::paper_presets()
         .into_iter()
@@ -252,7 +255,7 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
                     .is_some_and(|r| r.table == format!("Table {}", a.table))
         })
         .collect();
-    let readings: Box<dyn Fn(&Preset) -> Vec<Reading>> = match a.reading.as_str() {
+    let readings: Readings = match a.reading.as_str() {
         "default" => Box::new(|_| vec![Reading::default()]),
         "all" => Box::new(|p| Reading::all(p.sr > 0)),
         one => {

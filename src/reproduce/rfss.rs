@@ -325,7 +325,7 @@ impl HornReproduction {
         }
         let _ = writeln!(
             out,
-            "\nSolved: {}; overall {} (Wilson 95% interval).",
+            "\nSolved (Wilson 95% interval): {};\noverall {}.",
             self.files
                 .iter()
                 .map(|f| format!("`{}` {}", f.path, rate(&f.summary)))
@@ -407,7 +407,7 @@ impl TierRates {
         row.extend(self.columns.iter().map(|c| tier_cell(&c.overall)));
         out += &md_row(&row);
         out += "\nCells: solved % of the puzzles (Wilson 95% interval), then the mean / median \
-                generation from which the verified solution held, over the solved puzzles.\n";
+                generation\nfrom which the verified solution held, over the solved puzzles.\n";
         out
     }
 }
@@ -467,7 +467,7 @@ mod tests {
         let md = h.markdown();
         assert!(md.contains("| **Horn 2017** (puzzle-magazine.com, 1 run) | 301 | 1703 |"));
         assert!(
-            md.contains("| `dir/small.txt` #1 | 7 | 0 | no | 0 | 0 |"),
+            md.contains("| `dir/small.txt` #1 | 4 | 0 | no | 0 | 0 |"),
             "{md}"
         );
         let t = reproduce_tiers(
