@@ -13,6 +13,7 @@ pub mod local;
 mod tests;
 
 use crate::puzzle::Grid;
+use crate::report::InstanceResult;
 use anyhow::{bail, Result};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::SeedableRng;
@@ -105,6 +106,26 @@ impl Attempt {
             iterations,
             elapsed: clock.elapsed(),
         }
+    }
+}
+
+impl Attempt {
+    /// The shared per-instance record of attempt (`puzzle`, `run`); `steps` is the iteration
+    /// count, refused when it does not fit the record's 32 bits.
+    pub fn to_instance_result(&self, puzzle: usize, run: usize) -> Result<InstanceResult> {
+        let Ok(steps) = u32::try_from(self.iterations) else {
+            bail!(
+                "puzzle {puzzle} run {run}: {} iterations do not fit a 32-bit count",
+                self.iterations
+            );
+        };
+        Ok(InstanceResult {
+            puzzle,
+            run,
+            solved: self.solved,
+            steps,
+            grid: self.grid.to_line(),
+        })
     }
 }
 

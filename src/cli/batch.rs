@@ -409,14 +409,7 @@ fn run_chunk(
         }
         Run::Rfss(params) => {
             let outcomes = rfss::run::run(device, &grids[items.clone()], params, progress)?;
-            let mut details = BTreeMap::new();
-            let mut results = Vec::with_capacity(outcomes.len());
-            for (k, o) in outcomes.iter().enumerate() {
-                let p = items.start + k;
-                results.push(o.to_instance_result(p));
-                details.insert(p, serde_json::to_value(o)?);
-            }
-            (results, details)
+            rfss::run::records(&outcomes, items.start)?
         }
     };
     Ok(ChunkDone {

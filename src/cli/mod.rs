@@ -72,7 +72,8 @@ pub enum Command {
     /// Sweep one or two ILCA parameters over ranges on puzzle files: CSV of resolution rates + figures.
     Sweep(sweep::Args),
     /// Reproduce a paper's results in one command: paper vs measured, with 95% intervals and
-    /// time-to-solution (docs/REPRODUCTION.md is `reproduce ilca --markdown`).
+    /// time-to-solution (the tables of docs/REPRODUCTION.md, docs/RFSS.md and docs/BASELINES.md
+    /// are `reproduce ilca|rfss|baselines --markdown`).
     #[command(subcommand)]
     Reproduce(reproduce::Command),
     /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.

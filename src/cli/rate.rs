@@ -5,8 +5,8 @@
 //! (JSON: `solutions` null, `gave_up_after_nodes` K). Exit code 0, 3 when the search gave up
 //! on some puzzle, 1 when the file cannot be read.
 
-use anyhow::Result;
 use super::solve::{classify_all, Classified, SearchLimits, GAVE_UP};
+use anyhow::Result;
 use gpu_sudoku::exact::Solutions;
 use gpu_sudoku::generate::{rate_with_solution, Technique, Tier};
 use gpu_sudoku::puzzle::read_puzzles;

@@ -1,15 +1,18 @@
-//! `gpu-sudoku reproduce ilca`: the ILCA paper's tables in one command (docs/REPRODUCTION.md is
-//! its `--markdown` output).
+//! `gpu-sudoku reproduce`: a paper's results in one command, paper beside measured.
+//! `reproduce ilca` makes docs/REPRODUCTION.md's tables, `reproduce rfss` docs/RFSS.md's and
+//! `reproduce baselines` docs/BASELINES.md's (their `--markdown` output).
 
 use super::args::DeviceArgs;
-use super::output::Output;
+use super::output::{Output, Target};
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::Preset;
 use gpu_sudoku::ilca::{Compare, ResetCheck, TieBreak};
-use gpu_sudoku::puzzle::{read_puzzles, Grid};
+use gpu_sudoku::puzzle::{read_puzzles, Grid, PuzzleFile};
 use gpu_sudoku::report::batch::SCHEMA;
-use gpu_sudoku::reproduce::{self, Reading};
+use gpu_sudoku::reproduce::baselines::{INFO_H410, PYUZZLE_GA, PYUZZLE_GENERATIONS, PYUZZLE_RUNS};
+use gpu_sudoku::reproduce::rfss::HORN_2017;
+use gpu_sudoku::reproduce::{self, BaselinesReproduction, Reading, RfssReproduction};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -18,6 +21,39 @@ pub enum Command {
     /// The ILCA paper (Chatzinikolaou et al. 2024): Tables 2–6 on the shipped tiers, paper vs
     /// measured with a 95% interval and the time-to-solution.
     Ilca(IlcaArgs),
+    /// RFSS (Horn, GECCO'17 Companion): Horn's 25x25 run (301 clues, 750,000 generations)
+    /// beside plain RFSS on the shipped 25x25 puzzles with 301 clues, and the rates on the 9x9
+    /// tiers, plain and with `--enhance propagate`.
+    Rfss(RfssArgs),
+    /// The classic baselines: the A* trial counts of the INFO-H410 report and the GA operator
+    /// table of the Pyuzzle report, report beside measured (CPU).
+    Baselines(BaselinesArgs),
+}
+
+/// The reports every `reproduce` command can write.
+#[derive(clap::Args, Debug)]
+pub struct Outputs {
+    /// Write every number (paper, measured, interval, timing) as JSON (`-`: stdout, the table
+    /// then goes to stderr).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// Write the tables as markdown, as in the docs (`-`: stdout, the table then goes to
+    /// stderr).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<String>,
+}
+
+impl Outputs {
+    /// The outputs asked for, checked against the inputs before any work.
+    fn check(&self, inputs: &[String]) -> Result<Vec<Output>> {
+        let outputs: Vec<Output> = [("--json", &self.json), ("--markdown", &self.markdown)]
+            .into_iter()
+            .filter_map(|(flag, p)| p.as_deref().map(|p| Output::new(flag, p)))
+            .collect();
+        let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        super::output::check(&inputs, &outputs)?;
+        Ok(outputs)
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -41,19 +77,138 @@ pub struct IlcaArgs {
     pub puzzles: String,
     #[command(flatten)]
     pub device: DeviceArgs,
-    /// Write every number (paper, measured, interval, TTS99, timing) as JSON (`-`: stdout).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<String>,
-    /// Write the tables as markdown, as in docs/REPRODUCTION.md (`-`: stdout).
-    #[arg(long, value_name = "FILE")]
-    pub markdown: Option<String>,
+    #[command(flatten)]
+    pub outputs: Outputs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RfssArgs {
+    /// What to run: `horn` (Horn's 25x25 run), `tiers` (the 9x9 tier rates) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["horn", "tiers", "all"])]
+    pub what: String,
+    /// Generation limit of every run [default: Horn's 750000 for `horn`, 100000 for `tiers`].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_generations: Option<u32>,
+    /// Folder holding 25x25-logic.txt and 25x25.txt (horn), the tiers easy.txt, medium.txt,
+    /// hard.txt, evil.txt and the same four under unique/ (tiers).
+    #[arg(long, default_value = "puzzles", value_name = "DIR")]
+    pub puzzles: String,
+    #[command(flatten)]
+    pub device: DeviceArgs,
+    #[command(flatten)]
+    pub outputs: Outputs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BaselinesArgs {
+    /// What to run: `astar` (the A* trial counts), `ga` (the GA operator table) or `all`.
+    #[arg(long, default_value = "all", value_parser = ["astar", "ga", "all"])]
+    pub what: String,
+    /// GA runs per combination and puzzle (the report: 25). A* and backtracking are
+    /// deterministic: they run each puzzle once.
+    #[arg(long, default_value_t = PYUZZLE_RUNS as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// GA generation limit per run (the report: 250).
+    #[arg(long, value_name = "N", default_value_t = PYUZZLE_GENERATIONS, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ga_generations: u64,
+    /// Seed of the GA runs (run r of puzzle p gets a seed mixed from it, as in `compare`).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Folder holding the inputs: astar-d0673-500.txt, astar-d0673-10.txt and
+    /// ga-{easy,medium,hard}.txt.
+    #[arg(long, default_value = "docs/baselines", value_name = "DIR")]
+    pub puzzles: String,
+    #[command(flatten)]
+    pub outputs: Outputs,
 }
 
 pub fn run(c: Command) -> Result<ExitCode> {
     match c {
         Command::Ilca(a) => ilca(a),
+        Command::Rfss(a) => rfss(a),
+        Command::Baselines(a) => baselines(a),
     }
 }
+
+/// The JSON of every `reproduce` command: provenance, then the reproduction's own fields.
+#[derive(Serialize)]
+struct Report<'a, T: Serialize> {
+    tool: &'static str,
+    version: &'static str,
+    schema: u32,
+    command: Vec<String>,
+    backend: &'static str,
+    adapter: Option<String>,
+    /// The folder the inputs were read from.
+    puzzles: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(flatten)]
+    reproduction: &'a T,
+}
+
+impl<'a, T: Serialize> Report<'a, T> {
+    fn new(
+        backend: &'static str,
+        adapter: Option<String>,
+        puzzles: &'a str,
+        seed: Option<u64>,
+        reproduction: &'a T,
+    ) -> Self {
+        Report {
+            tool: "gpu-sudoku",
+            version: env!("CARGO_PKG_VERSION"),
+            schema: SCHEMA,
+            command: std::env::args().collect(),
+            backend,
+            adapter,
+            puzzles,
+            seed,
+            reproduction,
+        }
+    }
+
+    /// Prints `table` (on stderr when a report goes to stdout) and writes the outputs.
+    fn finish(
+        &self,
+        outputs: &[Output],
+        table: &str,
+        markdown: &dyn Fn() -> String,
+    ) -> Result<ExitCode> {
+        if outputs.iter().any(|o| o.target == Target::Stdout) {
+            super::output::stderr(table);
+        } else {
+            super::output::stdout(table);
+        }
+        for o in outputs {
+            let text = if o.flag == "--json" {
+                serde_json::to_string_pretty(self)? + "\n"
+            } else {
+                markdown()
+            };
+            o.write(text.as_bytes())?;
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// `DIR/NAME.txt` for each name.
+fn paths_in(dir: &str, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .map(|n| format!("{}/{n}.txt", dir.trim_end_matches('/')))
+        .collect()
+}
+
+/// Reads every file of `paths`.
+fn read_all(paths: &[String]) -> Result<Vec<PuzzleFile>> {
+    paths
+        .iter()
+        .map(|p| read_puzzles(p, None).map_err(anyhow::Error::from))
+        .collect()
+}
+
+const TIERS: [&str; 4] = ["easy", "medium", "hard", "evil"];
 
 /// A reading written COMPARE,TIE[,CHECK].
 fn parse_reading(text: &str) -> Result<Reading> {
@@ -88,19 +243,8 @@ fn names<T: Choice>() -> String {
         .join("/")
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    tool: &'static str,
-    version: &'static str,
-    schema: u32,
-    command: Vec<String>,
-    backend: &'static str,
-    adapter: Option<String>,
-    puzzles: &'a str,
-    seed: u64,
-    #[serde(flatten)]
-    reproduction: &'a reproduce::IlcaReproduction,
-}
+/// The readings to run for each preset.
+type Readings = Box<dyn Fn(&Preset) -> Vec<Reading>>;
 
 fn ilca(a: IlcaArgs) -> Result<ExitCode> {
     let presets: Vec<&'static Preset> = reproduce::ilca::paper_presets()
@@ -111,28 +255,21 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
                     .is_some_and(|r| r.table == format!("Table {}", a.table))
         })
         .collect();
-    let one = match a.reading.as_str() {
-        "default" => Some(Reading::default()),
-        "all" => None,
-        text => Some(parse_reading(text)?),
+    let readings: Readings = match a.reading.as_str() {
+        "default" => Box::new(|_| vec![Reading::default()]),
+        "all" => Box::new(|p| Reading::all(p.sr > 0)),
+        one => {
+            let r = parse_reading(one)?;
+            Box::new(move |_| vec![r])
+        }
     };
-    // One reading for every table, or every reading (the sum check only where a table resets).
-    let readings = |p: &Preset| one.map_or_else(|| Reading::all(p.sr > 0), |r| vec![r]);
-    let tier_files: Vec<String> = ["easy", "medium", "hard", "evil"]
-        .iter()
-        .map(|t| format!("{}/{t}.txt", a.puzzles.trim_end_matches('/')))
-        .collect();
-    let outputs: Vec<Output> = [("--json", &a.json), ("--markdown", &a.markdown)]
+    let tier_files = paths_in(&a.puzzles, &TIERS);
+    let outputs = a.outputs.check(&tier_files)?;
+    let tiers: Vec<(String, Vec<Grid>)> = read_all(&tier_files)?
         .into_iter()
-        .filter_map(|(flag, p)| p.as_deref().map(|p| Output::new(flag, p)))
+        .zip(TIERS)
+        .map(|(f, name)| (name.into(), f.puzzles.into_iter().map(|p| p.grid).collect()))
         .collect();
-    let inputs: Vec<&str> = tier_files.iter().map(String::as_str).collect();
-    super::output::check(&inputs, &outputs)?;
-    let mut tiers: Vec<(String, Vec<Grid>)> = Vec::new();
-    for (path, name) in tier_files.iter().zip(["easy", "medium", "hard", "evil"]) {
-        let f = read_puzzles(path, None)?;
-        tiers.push((name.into(), f.puzzles.into_iter().map(|p| p.grid).collect()));
-    }
     let device = a.device.open()?;
     let runs = a.runs as usize;
     let settings: usize = presets.iter().map(|p| readings(p).len()).sum();
@@ -143,33 +280,119 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
             bar.inc(k as u64)
         })?;
     bar.finish_and_clear();
-    let to_stdout = outputs
-        .iter()
-        .any(|o| o.target == super::output::Target::Stdout);
-    let table = result.text();
-    if to_stdout {
-        super::output::stderr(&table);
+    Report::new(
+        device.name(),
+        device.adapter(),
+        &a.puzzles,
+        Some(a.seed),
+        &result,
+    )
+    .finish(&outputs, &result.text(), &|| result.markdown())
+}
+
+fn rfss(a: RfssArgs) -> Result<ExitCode> {
+    let horn = a.what != "tiers";
+    let tiers = a.what != "horn";
+    let horn_files = if horn {
+        paths_in(&a.puzzles, &["25x25-logic", "25x25"])
     } else {
-        super::output::stdout(&table);
+        Vec::new()
+    };
+    let unique = format!("{}/unique", a.puzzles.trim_end_matches('/'));
+    let tier_sets: Vec<(&str, Vec<String>)> = if tiers {
+        vec![
+            ("paper model", paths_in(&a.puzzles, &TIERS)),
+            ("unique (rated)", paths_in(&unique, &TIERS)),
+        ]
+    } else {
+        Vec::new()
+    };
+    let inputs: Vec<String> = horn_files
+        .iter()
+        .chain(tier_sets.iter().flat_map(|s| &s.1))
+        .cloned()
+        .collect();
+    let outputs = a.outputs.check(&inputs)?;
+    let horn_files = read_all(&horn_files)?;
+    let tier_sets: Vec<(String, Vec<PuzzleFile>)> = tier_sets
+        .iter()
+        .map(|(name, paths)| Ok((name.to_string(), read_all(paths)?)))
+        .collect::<Result<_>>()?;
+    let device = a.device.open()?;
+    let count = |files: &[PuzzleFile]| files.iter().map(|f| f.puzzles.len()).sum::<usize>();
+    // Each tier file runs twice: plain and enhanced.
+    let total = count(&horn_files) + 2 * tier_sets.iter().map(|s| count(&s.1)).sum::<usize>();
+    let bar = super::progress::bar(total, "reproduce rfss");
+    let progress = |k: usize| bar.inc(k as u64);
+    let result = RfssReproduction {
+        horn: horn
+            .then(|| {
+                let limit = a.max_generations.unwrap_or(HORN_2017.generations);
+                reproduce::reproduce_horn(&device, &horn_files, limit, &progress)
+            })
+            .transpose()?,
+        tiers: tiers
+            .then(|| {
+                let limit = a
+                    .max_generations
+                    .unwrap_or(gpu_sudoku::rfss::RfssParams::default().max_generations);
+                reproduce::reproduce_tiers(&device, &tier_sets, limit, &progress)
+            })
+            .transpose()?,
+    };
+    bar.finish_and_clear();
+    Report::new(device.name(), device.adapter(), &a.puzzles, None, &result).finish(
+        &outputs,
+        &result.text(),
+        &|| result.markdown(),
+    )
+}
+
+fn baselines(a: BaselinesArgs) -> Result<ExitCode> {
+    let astar = a.what != "ga";
+    let ga = a.what != "astar";
+    let mut names: Vec<&str> = Vec::new();
+    let wanted = INFO_H410
+        .iter()
+        .filter(|_| astar)
+        .map(|s| s.file)
+        .chain(PYUZZLE_GA.iter().filter(|_| ga).map(|r| r.file));
+    for name in wanted {
+        if !names.contains(&name) {
+            names.push(name);
+        }
     }
-    for o in &outputs {
-        let text = if o.flag == "--json" {
-            let report = Report {
-                tool: "gpu-sudoku",
-                version: env!("CARGO_PKG_VERSION"),
-                schema: SCHEMA,
-                command: std::env::args().collect(),
-                backend: device.name(),
-                adapter: device.adapter(),
-                puzzles: &a.puzzles,
-                seed: a.seed,
-                reproduction: &result,
-            };
-            serde_json::to_string_pretty(&report)? + "\n"
-        } else {
-            result.markdown()
-        };
-        o.write(text.as_bytes())?;
+    let paths = paths_in(&a.puzzles, &names);
+    let outputs = a.outputs.check(&paths)?;
+    let files = read_all(&paths)?;
+    let runs = a.runs as usize;
+    let puzzles_of = |stem: &str| {
+        files
+            .iter()
+            .find(|f| f.label() == stem)
+            .map_or(0, |f| f.puzzles.len())
+    };
+    let mut total = 0;
+    if astar {
+        total += INFO_H410.iter().map(|s| puzzles_of(s.file)).sum::<usize>();
     }
-    Ok(ExitCode::SUCCESS)
+    if ga {
+        total += PYUZZLE_GA.iter().map(|r| puzzles_of(r.file)).sum::<usize>() * 27 * runs;
+    }
+    let bar = super::progress::bar(total, "reproduce baselines");
+    let tick = || bar.inc(1);
+    let result = BaselinesReproduction {
+        astar: astar
+            .then(|| reproduce::reproduce_astar(&files, &tick))
+            .transpose()?,
+        ga: ga
+            .then(|| reproduce::reproduce_ga(&files, runs, a.ga_generations, a.seed, &tick))
+            .transpose()?,
+    };
+    bar.finish_and_clear();
+    Report::new("cpu", None, &a.puzzles, ga.then_some(a.seed), &result).finish(
+        &outputs,
+        &result.text(),
+        &|| result.markdown(),
+    )
 }

@@ -58,14 +58,6 @@ struct Timing {
     species_updates_per_s: f64,
 }
 
-fn status_name(s: &Status) -> &'static str {
-    match s {
-        Status::Solved => "solved",
-        Status::Unsolved => "unsolved",
-        Status::Unsolvable(_) => "unsolvable",
-    }
-}
-
 pub fn run(a: Args) -> Result<ExitCode> {
     let params = a.rfss.params()?;
     a.reports.check(&[&a.file])?;
@@ -85,7 +77,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         t += &format!(
             "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}\n",
             i,
-            status_name(&o.status),
+            o.status.name(),
             o.solved_at.map(|g| g.to_string()).unwrap_or("-".into()),
             o.generations,
             o.species,
@@ -155,7 +147,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     "{},{i},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                     csv_field(&file.path),
                     p.line,
-                    status_name(&o.status),
+                    o.status.name(),
                     o.solved_at.map(|g| g.to_string()).unwrap_or_default(),
                     o.generations,
                     o.species,

@@ -8,9 +8,9 @@
 //! 2 when some puzzle has none (or, without `--any`, several), 3 when the search gave up on
 //! some puzzle (before 2), 1 on an error such as bad input.
 
+use anyhow::{anyhow, ensure, Result};
 use gpu_sudoku::exact::{Config, Solutions, Solver};
 use gpu_sudoku::puzzle::{read_puzzles, Puzzle};
-use anyhow::{anyhow, ensure, Result};
 use rayon::prelude::*;
 use std::fmt::Write;
 use std::process::ExitCode;

@@ -2,6 +2,7 @@
 //! open, on the four tiers; per table and tier the paper's rate, the measured rate with its
 //! Wilson 95% interval, and TTS99.
 
+use super::{interval, opt};
 use crate::backend::{Device, Progress};
 use crate::choice::Choice;
 use crate::ilca::presets::{Preset, PRESETS};
@@ -174,11 +175,6 @@ fn pct(x: Option<f64>) -> String {
     x.map_or("–".into(), |v| format!("{v}%"))
 }
 
-fn interval(s: &Summary) -> String {
-    s.solved_pct_95
-        .map_or("–".into(), |[lo, hi]| format!("{lo:.1}–{hi:.1}"))
-}
-
 fn tts(s: &Summary) -> String {
     match (s.tts99, s.timing.tts99_s) {
         (Some(t), Some(sec)) => format!("{:.0} ({})", t.steps, fmt_seconds(sec)),
@@ -226,7 +222,7 @@ impl IlcaReproduction {
                     pct(r.paper),
                     m.solved_pct,
                     interval(m),
-                    m.mean_steps.map_or("–".into(), |v| format!("{v:.1}")),
+                    opt(m.mean_steps, 1),
                     tts(m)
                 );
             }

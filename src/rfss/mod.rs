@@ -370,6 +370,17 @@ pub enum Status {
     Unsolvable(String),
 }
 
+impl Status {
+    /// The status as the JSON and the tables spell it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unsolved => "unsolved",
+            Status::Unsolvable(_) => "unsolvable",
+        }
+    }
+}
+
 /// The result of one RFSS instance.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RfssOutcome {

@@ -4,7 +4,9 @@
 use super::{cpu, gpu, RfssOutcome, RfssParams};
 use crate::backend::{Device, Progress};
 use crate::puzzle::Grid;
+use crate::report::InstanceResult;
 use anyhow::Result;
+use std::collections::BTreeMap;
 
 /// Runs every puzzle once (RFSS is deterministic) on `device`; outcomes in puzzle order, every
 /// "solved" verified, identical on every device.
@@ -19,6 +21,22 @@ pub fn run(
         Device::Cpu => cpu::run(puzzles, params, progress),
         Device::Gpu(g) => gpu::run(g, puzzles, params, &gpu::GpuOptions::default(), progress),
     }
+}
+
+/// The shared records of outcomes for puzzles `first..`: one instance per puzzle (see
+/// [`RfssOutcome::to_instance_result`]) and each outcome as JSON keyed by puzzle index, the
+/// per-puzzle detail every report writes under `rfss`.
+pub fn records(
+    outcomes: &[RfssOutcome],
+    first: usize,
+) -> Result<(Vec<InstanceResult>, BTreeMap<usize, serde_json::Value>)> {
+    let mut results = Vec::with_capacity(outcomes.len());
+    let mut details = BTreeMap::new();
+    for (k, o) in outcomes.iter().enumerate() {
+        results.push(o.to_instance_result(first + k));
+        details.insert(first + k, serde_json::to_value(o)?);
+    }
+    Ok((results, details))
 }
 
 #[cfg(test)]
