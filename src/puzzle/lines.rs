@@ -184,21 +184,21 @@ impl<'a> LineReader<'a> {
                 .iter()
                 .position(|&c| matches!(c, b'\n' | b'\r' | 0x85 | 0xA8 | 0xA9));
             let take = stop.map_or(window.len(), |i| i + 1);
-            let last = window.get(take.wrapping_sub(1)).copied();
+            let stop_byte = stop.map(|i| window[i]);
             self.buf.extend_from_slice(&window[..take]);
             self.src.consume(take);
-            let ended = match (stop, last) {
-                (None, _) => false,
-                (Some(_), Some(b'\n')) => {
+            let ended = match stop_byte {
+                None => false,
+                Some(b'\n') => {
                     self.buf.pop();
                     true
                 }
-                (Some(_), Some(b'\r')) => {
+                Some(b'\r') => {
                     self.buf.pop();
                     self.skip_line_feed()?;
                     true
                 }
-                _ => match UNICODE_BREAKS.iter().find(|b| self.buf.ends_with(b)) {
+                Some(_) => match UNICODE_BREAKS.iter().find(|b| self.buf.ends_with(b)) {
                     Some(b) => {
                         self.buf.truncate(self.buf.len() - b.len());
                         true
