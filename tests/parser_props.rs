@@ -109,7 +109,7 @@ fn puzzle_and_solution(b: usize, seed: u64) -> (Grid, Grid) {
         .iter()
         .enumerate()
         .map(|(i, &v)| {
-            if (i * 7 + seed as usize) % 2 == 0 {
+            if (i * 7 + seed as usize).is_multiple_of(2) {
                 0
             } else {
                 v
