@@ -1,63 +1,175 @@
-//! Property tests of the puzzle parser: whatever the input, it returns puzzles or an error
-//! that names a place, and never panics.
+//! Property tests of the puzzle readers: whatever the input and whatever the format asked for,
+//! they return puzzles or an error that names a place, and never panic; every grid written in
+//! any supported layout (gzip-compressed or not) reads back as itself.
 
-use gpu_sudoku::puzzle::{parse_str, read_puzzles};
+use gpu_sudoku::generate::{puzzle_rng, random_complete};
+use gpu_sudoku::puzzle::{
+    parse_str, read_puzzles, read_puzzles_from, Format, Grid, ParseError, PuzzleFile, ReadOptions,
+};
 use proptest::prelude::*;
+use std::io::Write;
 
-fn check_error_place(text: &str, e: &gpu_sudoku::puzzle::ParseError) {
-    let lines = text.split('\n').count();
-    assert!(e.line <= lines, "line {} of {lines}: {e}", e.line);
+const FORMATS: [Format; 5] = [
+    Format::Auto,
+    Format::Line,
+    Format::Integers,
+    Format::Blocks,
+    Format::Csv,
+];
+
+/// Lines as the readers count them: `\n`, `\r\n`, `\r`, NEL, U+2028 and U+2029 end a line.
+fn text_lines(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']) {
+        out.push(&rest[..i]);
+        let ch = rest[i..].chars().next().unwrap();
+        let mut next = i + ch.len_utf8();
+        if ch == '\r' && rest[next..].starts_with('\n') {
+            next += 1;
+        }
+        rest = &rest[next..];
+    }
+    out.push(rest);
+    out
+}
+
+fn check_error_place(text: &str, e: &ParseError, name: &str) {
+    let lines = text_lines(text.strip_prefix('\u{feff}').unwrap_or(text));
+    assert!(
+        e.line <= lines.len(),
+        "line {} of {}: {e}",
+        e.line,
+        lines.len()
+    );
     if e.line == 0 {
         assert!(e.column.is_none());
     }
     if let Some(c) = e.column {
         assert!(c >= 1);
-        let line = text.split('\n').nth(e.line - 1).unwrap();
+        let line = lines[e.line - 1];
         assert!(
             c <= line.chars().count() + 1,
             "column {c} beyond line {line:?}: {e}"
         );
     }
     let shown = e.to_string();
-    assert!(shown.starts_with("<input>"), "{shown}");
+    assert!(shown.starts_with(name), "{shown}");
     assert!(!e.message.is_empty());
+}
+
+fn read_with(text: &[u8], format: Format, side: Option<usize>) -> Result<PuzzleFile, ParseError> {
+    let options = ReadOptions {
+        side,
+        format,
+        column: None,
+    };
+    read_puzzles_from("<input>", text, &options)
+}
+
+/// Every format and size asked for: puzzles that hold their promises, or a placed error.
+fn check_every_way(text: &str) {
+    for format in FORMATS {
+        for side in [None, Some(4), Some(9), Some(16)] {
+            match read_with(text.as_bytes(), format, side) {
+                Ok(f) => {
+                    assert!(!f.puzzles.is_empty());
+                    for p in &f.puzzles {
+                        assert_eq!(p.grid.box_size(), f.b);
+                        assert!(p.grid.is_consistent());
+                        assert!(p.line >= 1);
+                        if let Some(s) = &p.solution {
+                            s.verify_solution_of(&p.grid).unwrap();
+                        }
+                    }
+                }
+                Err(e) => check_error_place(text, &e, "<input>"),
+            }
+        }
+    }
 }
 
 const CLASSIC: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const CLASSIC_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// A valid puzzle of box size `b` (every other cell of a random complete grid blanked) and
+/// that grid.
+fn puzzle_and_solution(b: usize, seed: u64) -> (Grid, Grid) {
+    let full = random_complete(b, &mut puzzle_rng(seed, 0));
+    let cells = full
+        .cells()
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if (i * 7 + seed as usize).is_multiple_of(2) {
+                0
+            } else {
+                v
+            }
+        })
+        .collect();
+    (Grid::from_cells(b, cells).unwrap(), full)
+}
+
+/// The puzzle in one of the supported layouts, and the format to force for it.
+fn written(p: &Grid, s: &Grid, layout: usize) -> (String, Format) {
+    match layout {
+        0 => (format!("{} rated\n", p.to_line()), Format::Line),
+        1 => (p.to_rows().replace(" 0", " -1"), Format::Integers),
+        2 => (p.to_pretty(), Format::Blocks),
+        _ => (
+            format!("id,puzzle,solution\n1,{},{}\n", p.to_line(), s.to_line()),
+            Format::Csv,
+        ),
+    }
+}
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn any_text_parses_or_fails_with_a_place(text in "\\PC{0,400}") {
         match parse_str(&text, None) {
             Ok(ps) => prop_assert!(!ps.is_empty()),
-            Err(e) => check_error_place(&text, &e),
+            Err(e) => check_error_place(&text, &e, "<input>"),
         }
     }
 
     #[test]
-    fn puzzle_like_text_parses_or_fails_with_a_place(
-        text in "([0-9A-Ga-g._ #x-]{0,90}\n){0,20}"
+    fn puzzle_like_text_in_every_format(
+        text in "([0-9A-Ga-g._ #x-]{0,90}[\n\r]{1,2}){0,20}"
     ) {
-        for side in [None, Some(4), Some(9), Some(16)] {
-            match parse_str(&text, side) {
-                Ok(ps) => {
-                    for p in ps {
-                        prop_assert!(p.grid.is_consistent());
-                        prop_assert!(p.line >= 1);
-                    }
-                }
-                Err(e) => check_error_place(&text, &e),
-            }
-        }
+        check_every_way(&text);
+    }
+
+    #[test]
+    fn block_like_text_in_every_format(
+        text in "([1-9.|+ -]{0,14}(\n|\r\n|\r|\u{2028})){0,24}"
+    ) {
+        check_every_way(&text);
+    }
+
+    #[test]
+    fn csv_like_text_in_every_format(
+        text in "((quizzes|puzzle|id|\"x\")(,(solutions|solution|y|\"\")){0,2}\n)?([0-9.,\" ]{0,170}\n){0,4}"
+    ) {
+        check_every_way(&text);
     }
 
     #[test]
     fn a_mutated_classic_is_read_or_located(pos in 0usize..81, ch in any::<char>()) {
         // A line break would move the rest of the puzzle to the next line: not a mutation in place.
-        prop_assume!(ch != '\n');
+        prop_assume!(!matches!(ch, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'));
+        // A # first makes the line a comment.
+        prop_assume!(pos > 0 || ch != '#');
         let mut chars: Vec<char> = CLASSIC.chars().collect();
         chars[pos] = ch;
         let text: String = format!("# header\n{}\n", chars.into_iter().collect::<String>());
@@ -67,7 +179,31 @@ proptest! {
                 prop_assert!(ps[0].grid.is_consistent());
             }
             Err(e) => {
-                check_error_place(&text, &e);
+                check_error_place(&text, &e, "<input>");
+                prop_assert!(e.line == 2, "{}", e);
+            }
+        }
+    }
+
+    #[test]
+    fn a_mutated_kaggle_row_is_read_or_located(pos in 0usize..163, ch in any::<char>()) {
+        prop_assume!(!matches!(ch, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'));
+        prop_assume!(pos > 0 || ch != '#');
+        let row = format!("{},{CLASSIC_SOLUTION}", CLASSIC.replace('.', "0"));
+        let mut chars: Vec<char> = row.chars().collect();
+        chars[pos] = ch;
+        let text = format!("quizzes,solutions\n{}\n", chars.into_iter().collect::<String>());
+        match read_with(text.as_bytes(), Format::Csv, None) {
+            Ok(f) => {
+                let p = &f.puzzles[0];
+                prop_assert!(p.grid.is_consistent());
+                // A changed solution is never accepted unless it still solves the puzzle.
+                if let Some(s) = &p.solution {
+                    prop_assert!(s.is_solution_of(&p.grid));
+                }
+            }
+            Err(e) => {
+                check_error_place(&text, &e, "<input>");
                 prop_assert!(e.line == 2, "{}", e);
             }
         }
@@ -83,7 +219,7 @@ proptest! {
             .collect();
         match parse_str(&text, None) {
             Ok(ps) => prop_assert!(ps.iter().all(|p| p.grid.side() == 4)),
-            Err(e) => check_error_place(&text, &e),
+            Err(e) => check_error_place(&text, &e, "<input>"),
         }
     }
 }
@@ -101,7 +237,40 @@ proptest! {
         let p = path.to_str().unwrap();
         if let Err(e) = read_puzzles(p, None) {
             prop_assert!(e.to_string().starts_with(p));
-            prop_assert!(e.line <= bytes.split(|&b| b == b'\n').count());
+            // Lines can only end at the bytes that end lines.
+            let breaks = bytes.iter().filter(|&&b| matches!(b, b'\n' | b'\r' | 0x85 | 0xa8 | 0xa9)).count();
+            prop_assert!(e.line <= breaks + 1, "{}", e);
+        }
+    }
+
+    /// Gzip-compressed junk, and a valid compressed file cut anywhere.
+    #[test]
+    fn gzip_streams_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300), cut in 0usize..1000) {
+        for format in FORMATS {
+            let _ = read_with(&gzip(&bytes), format, None);
+        }
+        let packed = gzip(format!("{CLASSIC}\n").repeat(20).as_bytes());
+        let cut = cut.min(packed.len());
+        match read_with(&packed[..cut], Format::Auto, None) {
+            Ok(f) => prop_assert!(f.puzzles.iter().all(|p| p.grid.to_line() == CLASSIC)),
+            Err(e) => prop_assert!(e.line <= 21, "{}", e),
+        }
+    }
+
+    /// A valid puzzle of any size in any layout, plain or gzip, detected or forced, reads
+    /// back as itself (and its CSV solution with it).
+    #[test]
+    fn every_layout_reads_back(b in 2usize..=5, seed in 0u64..1000, layout in 0usize..4, packed: bool, forced: bool) {
+        let (p, s) = puzzle_and_solution(b, seed);
+        let (text, format) = written(&p, &s, layout);
+        let bytes = if packed { gzip(text.as_bytes()) } else { text.into_bytes() };
+        let format = if forced { format } else { Format::Auto };
+        let f = read_with(&bytes, format, None).unwrap_or_else(|e| panic!("{e}"));
+        prop_assert_eq!(f.puzzles.len(), 1);
+        prop_assert_eq!(&f.puzzles[0].grid, &p);
+        if layout == 3 {
+            prop_assert_eq!(f.puzzles[0].solution.as_ref(), Some(&s));
+            prop_assert_eq!(&f.puzzles[0].extra, "id=1");
         }
     }
 }

@@ -1,13 +1,20 @@
 //! The puzzle model: grids of any supported size, reading and writing puzzle files,
 //! and the rule checks every reported solution goes through.
 
+mod csv;
 mod format;
 mod geometry;
+mod lines;
 mod parse;
+mod rows;
 
 pub use format::{symbol_for, SYMBOLS};
 pub use geometry::{Geometry, MAX_BOX, MIN_BOX};
-pub use parse::{parse_str, read_puzzles, ParseError, PuzzleFile};
+pub use lines::MAX_LINE_BYTES;
+pub use parse::{
+    parse_str, read_puzzles, read_puzzles_from, read_puzzles_with, Format, ParseError, PuzzleFile,
+    PuzzleReader, ReadOptions,
+};
 
 /// A grid of n×n cells holding 0 (blank) or a digit 1..=n.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -128,39 +135,52 @@ impl Grid {
 
     /// Like [`Grid::is_solution_of`], saying what is wrong.
     pub fn verify_solution_of(&self, puzzle: &Grid) -> Result<(), String> {
+        match self.solution_fault(puzzle) {
+            None => Ok(()),
+            Some((_, why)) => Err(why),
+        }
+    }
+
+    /// The first reason `self` is not a solution of `puzzle`, with the cell it concerns
+    /// (0 when the sizes differ): a blank, a changed clue, or a repeated digit.
+    pub(crate) fn solution_fault(&self, puzzle: &Grid) -> Option<(usize, String)> {
         if self.b != puzzle.b {
-            return Err(format!(
-                "grid is {0}x{0} but the puzzle is {1}x{1}",
-                self.side(),
-                puzzle.side()
+            return Some((
+                0,
+                format!(
+                    "grid is {0}x{0} but the puzzle is {1}x{1}",
+                    self.side(),
+                    puzzle.side()
+                ),
             ));
         }
+        let n = self.side();
         if let Some(c) = self.cells.iter().position(|&v| v == 0) {
-            return Err(format!("{} is blank", cell_name(c, self.side())));
+            return Some((c, format!("{} is blank", cell_name(c, n))));
         }
-        if let Some((c, _, _)) = puzzle
-            .cells
-            .iter()
-            .zip(&self.cells)
-            .enumerate()
-            .find(|(_, (&p, &s))| p != 0 && p != s)
-            .map(|(c, (&p, &s))| (c, p, s))
+        if let Some(c) = (0..self.cells.len())
+            .find(|&c| puzzle.cells[c] != 0 && puzzle.cells[c] != self.cells[c])
         {
-            return Err(format!(
-                "{} changes clue {} to {}",
-                cell_name(c, self.side()),
-                puzzle.cells[c],
-                self.cells[c]
+            return Some((
+                c,
+                format!(
+                    "{} changes clue {} to {}",
+                    cell_name(c, n),
+                    puzzle.cells[c],
+                    self.cells[c]
+                ),
             ));
         }
-        if let Some((a, b, v)) = self.first_conflict() {
-            return Err(format!(
-                "digit {v} repeats at {} and {}",
-                cell_name(a, self.side()),
-                cell_name(b, self.side())
-            ));
-        }
-        Ok(())
+        self.first_conflict().map(|(a, b, v)| {
+            (
+                b,
+                format!(
+                    "digit {v} repeats at {} and {}",
+                    cell_name(a, n),
+                    cell_name(b, n)
+                ),
+            )
+        })
     }
 }
 
@@ -180,8 +200,12 @@ pub struct Puzzle {
     pub grid: Grid,
     /// 1-based line where the puzzle starts in its file.
     pub line: usize,
-    /// Whitespace-separated fields after the grid on the same line (rating, d, solution…), kept verbatim.
+    /// Whitespace-separated fields after the grid on the same line (rating, d, solution…), kept
+    /// verbatim; for a CSV row, the other columns as `name=value` fields.
     pub extra: String,
+    /// The solution the file gives (a CSV solution column), checked when read: complete,
+    /// valid, and keeping every clue. Engines' solved grids can be compared with it.
+    pub solution: Option<Grid>,
 }
 
 impl Puzzle {
@@ -190,6 +214,7 @@ impl Puzzle {
             grid,
             line: 0,
             extra: String::new(),
+            solution: None,
         }
     }
 }

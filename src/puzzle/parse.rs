@@ -1,11 +1,21 @@
-//! Reading puzzle files. Two layouts, detected per puzzle:
-//! - one puzzle per line: n² symbols (`1-9`, `A-Z`, `a-z`, `@$%`; blanks `.`, `0`, `_`), then optional
-//!   whitespace-separated fields that are kept verbatim (rating, d, solution…);
-//! - n consecutive lines of n whitespace-separated integers (0 or -1 for blank).
+//! Reading puzzle files, streaming, in any of four layouts (see docs/PUZZLES.md):
+//! - [`Format::Line`]: one puzzle per line, n² symbols (`1-9`, `A-Z`, `a-z`, `@$%`; blanks `.`,
+//!   `0`, `_`), then optional whitespace-separated fields kept verbatim (rating, d, solution…);
+//! - [`Format::Integers`]: n lines of n whitespace-separated integers (0 or -1 for blank);
+//! - [`Format::Blocks`]: n lines of n symbols, with or without spaces, `|` and `-`/`+` lines
+//!   (the `.sdk`/`.ss` style);
+//! - [`Format::Csv`]: a header row, then one puzzle (and maybe its solution) per row.
 //!
-//! `#` lines and blank lines are skipped. Every problem is reported as file:line:column: what.
+//! Any of them may be gzip-compressed. `#` lines and blank lines are skipped. Every problem is
+//! reported as file:line:column: what.
 
-use super::{cell_name, format::SYMBOLS, Geometry, Grid, Puzzle, MAX_BOX, MIN_BOX};
+use super::csv::{split_row, CsvTable};
+use super::lines::LineReader;
+use super::rows::{
+    fields_with_columns, is_puzzle_text, looks_like_puzzle, parse_symbol_line, read_grid_rows,
+    RowStyle,
+};
+use super::{Geometry, Puzzle};
 use std::fmt;
 use std::io::Read;
 
@@ -20,6 +30,18 @@ pub struct ParseError {
     pub message: String,
 }
 
+impl ParseError {
+    /// An error about the file as a whole.
+    pub(super) fn whole(file: &str, message: impl Into<String>) -> ParseError {
+        ParseError {
+            file: file.to_string(),
+            line: 0,
+            column: None,
+            message: message.into(),
+        }
+    }
+}
+
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.column) {
@@ -31,6 +53,53 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// A line of a file, for building errors placed on it.
+pub(super) struct At<'a> {
+    pub file: &'a str,
+    pub line: usize,
+}
+
+impl At<'_> {
+    pub fn err(&self, column: Option<usize>, message: impl Into<String>) -> ParseError {
+        ParseError {
+            file: self.file.to_string(),
+            line: self.line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+/// The layout of a puzzle file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Detect: CSV when the first line's first field holds a comma (and is not a puzzle with a
+    /// typo); otherwise per puzzle, a
+    /// line whose first field has n² symbols is a one-line puzzle and any other line starts
+    /// a grid written row by row (integers or blocks).
+    #[default]
+    Auto,
+    /// One puzzle per line, then optional extra fields.
+    Line,
+    /// n rows of n whitespace-separated integers, 0 or -1 for blank.
+    Integers,
+    /// n rows of n symbols, with or without spaces, `|` and `-`/`+` separator lines.
+    Blocks,
+    /// Comma-separated values with a header row; the puzzle column is a one-line puzzle.
+    Csv,
+}
+
+/// How to read a puzzle file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Side of every puzzle (9 for 9x9); `None` takes it from the first puzzle.
+    pub side: Option<usize>,
+    pub format: Format,
+    /// CSV only: the puzzle column, by header name (any case) or 1-based number; `None` takes
+    /// the first column whose first value reads as a puzzle.
+    pub column: Option<String>,
+}
 
 /// The puzzles of one file, all of one size.
 #[derive(Clone, Debug)]
@@ -45,126 +114,271 @@ pub struct PuzzleFile {
 }
 
 impl PuzzleFile {
-    /// File name without directories and extension, used as a row label ("evil").
+    /// File name without directories and extension, used as a row label ("evil"); a `.gz`
+    /// ending goes too ("evil.txt.gz" → "evil").
     pub fn label(&self) -> String {
-        std::path::Path::new(&self.path)
-            .file_stem()
+        let path = std::path::Path::new(&self.path);
+        let path = if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+        {
+            std::path::Path::new(path.file_stem().unwrap_or_default())
+        } else {
+            path
+        };
+        path.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| self.path.clone())
     }
 }
 
-/// Reads and parses a puzzle file (`-` = stdin). `side` forces the size (9 for 9x9).
+/// Reads and parses a puzzle file (`-` = stdin), detecting its format. `side` forces the
+/// size (9 for 9x9).
 pub fn read_puzzles(path: &str, side: Option<usize>) -> Result<PuzzleFile, ParseError> {
-    let whole = |message: String| ParseError {
-        file: path.to_string(),
-        line: 0,
-        column: None,
-        message,
-    };
-    let mut bytes = Vec::new();
-    if path == "-" {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| whole(format!("cannot read standard input: {e}")))?;
-    } else {
-        bytes = std::fs::read(path).map_err(|e| whole(format!("cannot read file: {e}")))?;
+    read_puzzles_with(
+        path,
+        &ReadOptions {
+            side,
+            ..ReadOptions::default()
+        },
+    )
+}
+
+/// Reads and parses a puzzle file (`-` = stdin) as `options` say.
+pub fn read_puzzles_with(path: &str, options: &ReadOptions) -> Result<PuzzleFile, ParseError> {
+    collect(PuzzleReader::open(path, options)?)
+}
+
+/// Reads and parses puzzles from `reader` (plain or gzip-compressed text); `name` stands for
+/// the input in errors.
+pub fn read_puzzles_from<'a>(
+    name: &str,
+    reader: impl Read + 'a,
+    options: &ReadOptions,
+) -> Result<PuzzleFile, ParseError> {
+    collect(PuzzleReader::new(name, reader, options)?)
+}
+
+fn collect(mut reader: PuzzleReader) -> Result<PuzzleFile, ParseError> {
+    let puzzles = reader.by_ref().collect::<Result<Vec<_>, _>>()?;
+    match reader.box_size() {
+        Some(b) if !puzzles.is_empty() => Ok(PuzzleFile {
+            path: reader.file,
+            b,
+            puzzles,
+            header: reader.header,
+        }),
+        _ => Err(match &reader.mode {
+            Mode::Csv(table) if table.header_line() > 0 => ParseError {
+                file: reader.file.clone(),
+                line: table.header_line(),
+                column: None,
+                message: "read as a CSV header row, but no puzzle row follows it".into(),
+            },
+            _ => ParseError::whole(
+                &reader.file,
+                "no puzzle found (the file is empty or holds only comments)",
+            ),
+        }),
     }
-    parse_bytes(path, &bytes, side)
 }
 
 /// Parses puzzles from text (for tests and in-memory use); the file name in errors is `<input>`.
 pub fn parse_str(text: &str, side: Option<usize>) -> Result<Vec<Puzzle>, ParseError> {
-    parse_bytes("<input>", text.as_bytes(), side).map(|f| f.puzzles)
-}
-
-struct Ctx<'a> {
-    file: &'a str,
-}
-
-impl Ctx<'_> {
-    fn err(&self, line: usize, column: Option<usize>, message: impl Into<String>) -> ParseError {
-        ParseError {
-            file: self.file.to_string(),
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-}
-
-/// Parses puzzle file contents.
-pub fn parse_bytes(
-    file: &str,
-    bytes: &[u8],
-    side: Option<usize>,
-) -> Result<PuzzleFile, ParseError> {
-    let ctx = Ctx { file };
-    let forced_b = match side {
-        None => None,
-        Some(n) => Some(Geometry::box_for_side(n).ok_or_else(|| {
-            ctx.err(
-                0,
-                None,
-                format!("--size {n} is not supported: use 4, 9, 16, 25, 36, 49 or 64"),
-            )
-        })?),
+    let options = ReadOptions {
+        side,
+        ..ReadOptions::default()
     };
-    // Decode line by line so a bad byte is reported where it is.
-    let mut lines: Vec<&str> = Vec::new();
-    for (i, raw) in bytes.split(|&c| c == b'\n').enumerate() {
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        match std::str::from_utf8(raw) {
-            Ok(s) => lines.push(s),
-            Err(e) => {
-                let col = String::from_utf8_lossy(&raw[..e.valid_up_to()])
-                    .chars()
-                    .count()
-                    + 1;
-                return Err(ctx.err(i + 1, Some(col), "not UTF-8 text (is this a binary file?)"));
-            }
+    read_puzzles_from("<input>", text.as_bytes(), &options).map(|f| f.puzzles)
+}
+
+/// What the file has turned out to be.
+enum Mode {
+    /// No puzzle line seen yet.
+    Undecided,
+    /// Lines, integer grids or blocks.
+    Text,
+    /// CSV, after its first row.
+    Csv(CsvTable),
+}
+
+/// Puzzles read one at a time, in bounded memory whatever the file's size. Iteration stops
+/// after the first error. [`read_puzzles_with`] collects them into a [`PuzzleFile`].
+pub struct PuzzleReader<'a> {
+    file: String,
+    lines: LineReader<'a>,
+    format: Format,
+    column: Option<String>,
+    forced_b: Option<usize>,
+    mode: Mode,
+    /// Box size of the puzzles and the line of the first (0 when forced by `side`).
+    size: Option<(usize, usize)>,
+    header: Vec<String>,
+    finished: bool,
+}
+
+impl<'a> PuzzleReader<'a> {
+    /// Opens a file (`-` = stdin).
+    pub fn open(path: &str, options: &ReadOptions) -> Result<PuzzleReader<'static>, ParseError> {
+        if path == "-" {
+            PuzzleReader::new(path, std::io::stdin().lock(), options)
+        } else {
+            let f = std::fs::File::open(path)
+                .map_err(|e| ParseError::whole(path, format!("cannot read file: {e}")))?;
+            PuzzleReader::new(path, f, options)
         }
-    }
-    if bytes.contains(&0) {
-        let line = bytes
-            .iter()
-            .take_while(|&&c| c != 0)
-            .filter(|&&c| c == b'\n')
-            .count()
-            + 1;
-        return Err(ctx.err(line, None, "contains a NUL byte (is this a binary file?)"));
     }
 
-    let mut puzzles = Vec::new();
-    let mut header = Vec::new();
-    let mut file_b: Option<(usize, usize)> = forced_b.map(|b| (b, 0));
-    let mut i = 0;
-    while i < lines.len() {
-        let line_no = i + 1;
-        let line = lines[i];
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            i += 1;
-            continue;
-        }
-        if let Some(c) = trimmed.strip_prefix('#') {
-            if puzzles.is_empty() {
-                header.push(c.trim().to_string());
-            }
-            i += 1;
-            continue;
-        }
-        let fields = fields_with_columns(line);
-        let (puzzle, consumed) = if is_integer_row(&fields) {
-            parse_integer_block(&ctx, &lines, i, forced_b)?
-        } else {
-            (
-                parse_symbol_line(&ctx, line, line_no, &fields, forced_b)?,
-                1,
-            )
+    /// Reads from `reader` (plain or gzip-compressed text); `name` stands for it in errors.
+    pub fn new(
+        name: &str,
+        reader: impl Read + 'a,
+        options: &ReadOptions,
+    ) -> Result<PuzzleReader<'a>, ParseError> {
+        let forced_b = match options.side {
+            None => None,
+            Some(n) => Some(Geometry::box_for_side(n).ok_or_else(|| {
+                ParseError::whole(
+                    name,
+                    format!("--size {n} is not supported: use 4, 9, 16, 25, 36, 49 or 64"),
+                )
+            })?),
         };
+        if options.column.is_some() && !matches!(options.format, Format::Auto | Format::Csv) {
+            return Err(ParseError::whole(
+                name,
+                format!(
+                    "--column applies to CSV files, not to --format {}",
+                    format_name(options.format)
+                ),
+            ));
+        }
+        Ok(PuzzleReader {
+            file: name.to_string(),
+            lines: LineReader::new(name, reader)?,
+            format: options.format,
+            column: options.column.clone(),
+            forced_b,
+            mode: Mode::Undecided,
+            size: forced_b.map(|b| (b, 0)),
+            header: Vec::new(),
+            finished: false,
+        })
+    }
+
+    /// The `#` comment lines before the first puzzle, without `#`.
+    pub fn header(&self) -> &[String] {
+        &self.header
+    }
+
+    /// Box size of the puzzles: forced, or that of the first puzzle once read.
+    pub fn box_size(&self) -> Option<usize> {
+        self.size.map(|(b, _)| b)
+    }
+
+    fn next_puzzle(&mut self) -> Result<Option<Puzzle>, ParseError> {
+        while let Some(line) = self.lines.next_line()? {
+            let trimmed = line.text.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            if let Some(comment) = trimmed.strip_prefix('#') {
+                if matches!(self.mode, Mode::Undecided) {
+                    self.header.push(comment.trim().to_string());
+                }
+                continue;
+            }
+            let at = At {
+                file: &self.file,
+                line: line.number,
+            };
+            if matches!(self.mode, Mode::Undecided) {
+                let csv = match self.format {
+                    Format::Csv => true,
+                    Format::Auto => {
+                        // A comma in the first field, unless that field is a puzzle with a typo.
+                        let first = fields_with_columns(&line.text, false)[0].1;
+                        first.contains(',') && !looks_like_puzzle(first, self.forced_b)
+                    }
+                    _ => false,
+                };
+                if csv {
+                    let fields = split_row(&at, &line.text)?;
+                    let (table, is_data) =
+                        CsvTable::start(&at, &fields, self.column.as_deref(), self.forced_b)?;
+                    self.mode = Mode::Csv(table);
+                    if !is_data {
+                        continue;
+                    }
+                } else if let Some(column) = &self.column {
+                    return Err(at.err(
+                        None,
+                        format!(
+                            "--column {column:?} applies to CSV files, and this line is not a CSV header (no comma in its first field)"
+                        ),
+                    ));
+                } else {
+                    self.mode = Mode::Text;
+                }
+            }
+            let puzzle = match &mut self.mode {
+                Mode::Csv(table) => {
+                    table.puzzle(&at, &split_row(&at, &line.text)?, self.forced_b)?
+                }
+                _ => match self.text_layout(&line.text) {
+                    None => continue,
+                    Some(None) => parse_symbol_line(&at, &line.text, self.forced_b)?,
+                    Some(Some(style)) => read_grid_rows(
+                        &self.file,
+                        &mut self.lines,
+                        line.number,
+                        &line.text,
+                        self.forced_b,
+                        style,
+                    )?,
+                },
+            };
+            self.check_size(&puzzle)?;
+            return Ok(Some(puzzle));
+        }
+        Ok(None)
+    }
+
+    /// How a text line starts a puzzle: `Some(None)` a one-line puzzle, `Some(Some(style))`
+    /// the first row of a grid, `None` a separator line to skip.
+    fn text_layout(&self, line: &str) -> Option<Option<RowStyle>> {
+        match self.format {
+            Format::Line | Format::Csv => Some(None),
+            Format::Integers => Some(Some(RowStyle::Integers)),
+            Format::Blocks if super::rows::is_separator_line(line) => None,
+            Format::Blocks => Some(Some(RowStyle::Blocks)),
+            Format::Auto => {
+                if super::rows::is_separator_line(line) {
+                    return None;
+                }
+                let first = fields_with_columns(line, false)[0].1;
+                let len = first.chars().count();
+                let forced_side = self.forced_b.map(|b| b * b);
+                let a_puzzle_length =
+                    Geometry::box_for_cells(len).is_some() && forced_side != Some(len);
+                // 16 symbols: a 4x4 puzzle, or a row of a 16x16 grid when they are not 4x4 symbols.
+                let a_row_length = Geometry::box_for_side(len).is_some()
+                    && forced_side.is_none_or(|n| n == len)
+                    && !is_puzzle_text(first, self.forced_b);
+                if (a_puzzle_length && !a_row_length) || len > 64 {
+                    Some(None)
+                } else {
+                    Some(Some(RowStyle::Blocks))
+                }
+            }
+        }
+    }
+
+    /// One file holds puzzles of one size.
+    fn check_size(&mut self, puzzle: &Puzzle) -> Result<(), ParseError> {
         let b = puzzle.grid.box_size();
-        match file_b {
+        match self.size {
+            None => self.size = Some((b, puzzle.line)),
             Some((fb, first_line)) if fb != b => {
                 let n = fb * fb;
                 let what = if first_line == 0 {
@@ -172,352 +386,44 @@ pub fn parse_bytes(
                 } else {
                     format!("the puzzle on line {first_line}")
                 };
-                return Err(ctx.err(
-                    line_no,
-                    None,
-                    format!(
+                return Err(ParseError {
+                    file: self.file.clone(),
+                    line: puzzle.line,
+                    column: None,
+                    message: format!(
                         "puzzle is {0}x{0} but {what} is {n}x{n}: one file holds one size",
                         b * b
                     ),
-                ));
+                });
             }
-            None => file_b = Some((b, line_no)),
-            _ => {}
+            Some(_) => {}
         }
-        puzzles.push(puzzle);
-        i += consumed;
+        Ok(())
     }
-    let Some((b, _)) = file_b.filter(|_| !puzzles.is_empty()) else {
-        return Err(ctx.err(
-            0,
-            None,
-            "no puzzle found (the file is empty or holds only comments)",
-        ));
-    };
-    Ok(PuzzleFile {
-        path: file.to_string(),
-        b,
-        puzzles,
-        header,
-    })
 }
 
-/// Whitespace-separated fields with their 1-based character columns.
-fn fields_with_columns(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None; // (byte, char column)
-    let mut col = 0;
-    for (byte, ch) in line.char_indices() {
-        col += 1;
-        if ch.is_whitespace() {
-            if let Some((s, c)) = start.take() {
-                out.push((c, &line[s..byte]));
-            }
-        } else if start.is_none() {
-            start = Some((byte, col));
-        }
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Auto => "auto",
+        Format::Line => "line",
+        Format::Integers => "integers",
+        Format::Blocks => "blocks",
+        Format::Csv => "csv",
     }
-    if let Some((s, c)) = start {
-        out.push((c, &line[s..]));
-    }
-    out
 }
 
-/// A row of the integer layout: at least 4 fields, each a short integer.
-fn is_integer_row(fields: &[(usize, &str)]) -> bool {
-    fields.len() >= 4
-        && fields
-            .iter()
-            .all(|(_, f)| f.len() <= 2 && f.parse::<i32>().is_ok())
-}
+impl Iterator for PuzzleReader<'_> {
+    type Item = Result<Puzzle, ParseError>;
 
-fn sizes_hint() -> String {
-    (MIN_BOX..=MAX_BOX)
-        .map(|b| (b * b * b * b).to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn parse_symbol_line(
-    ctx: &Ctx,
-    line: &str,
-    line_no: usize,
-    fields: &[(usize, &str)],
-    forced_b: Option<usize>,
-) -> Result<Puzzle, ParseError> {
-    let (col0, text) = fields[0];
-    let len = text.chars().count();
-    let b = match (Geometry::box_for_cells(len), forced_b) {
-        (Some(b), None) => b,
-        (Some(b), Some(fb)) if b == fb => b,
-        (_, Some(fb)) => {
-            let n = fb * fb;
-            return Err(ctx.err(
-                line_no,
-                Some(col0),
-                format!(
-                    "expected {} symbols for a {n}x{n} puzzle, found {len}",
-                    n * n
-                ),
-            ));
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.finished {
+            return None;
         }
-        (None, None) => {
-            return Err(ctx.err(
-                line_no,
-                Some(col0),
-                format!(
-                    "a puzzle line needs {} symbols (4x4 … 64x64), found {len}",
-                    sizes_hint()
-                ),
-            ))
-        }
-    };
-    let n = b * b;
-    let mut cells = Vec::with_capacity(n * n);
-    for (k, ch) in text.chars().enumerate() {
-        let col = col0 + k;
-        let v = match ch {
-            '.' | '0' | '_' => 0,
-            _ => {
-                let key = if n <= 35 { ch.to_ascii_uppercase() } else { ch };
-                match SYMBOLS.iter().position(|&s| s as char == key) {
-                    Some(p) if p < n => p as u8 + 1,
-                    _ => {
-                        let last = SYMBOLS[n - 1] as char;
-                        return Err(ctx.err(
-                            line_no,
-                            Some(col),
-                            format!(
-                                "unknown symbol {ch:?}: a {n}x{n} puzzle uses 1-{last} for digits and . 0 _ for blanks"
-                            ),
-                        ));
-                    }
-                }
-            }
-        };
-        cells.push(v);
+        let next = self.next_puzzle().transpose();
+        self.finished = !matches!(next, Some(Ok(_)));
+        next
     }
-    let grid = Grid::from_cells(b, cells).expect("sized above");
-    check_clues(ctx, &grid, line_no, |cell| Some(col0 + cell))?;
-    let extra = fields
-        .get(1)
-        .map(|&(c, _)| {
-            let byte = line.char_indices().nth(c - 1).map(|(i, _)| i).unwrap_or(0);
-            line[byte..].trim_end().to_string()
-        })
-        .unwrap_or_default();
-    Ok(Puzzle {
-        grid,
-        line: line_no,
-        extra,
-    })
-}
-
-fn parse_integer_block(
-    ctx: &Ctx,
-    lines: &[&str],
-    start: usize,
-    forced_b: Option<usize>,
-) -> Result<(Puzzle, usize), ParseError> {
-    let first = fields_with_columns(lines[start]);
-    let n = first.len();
-    let b = match (Geometry::box_for_side(n), forced_b) {
-        (Some(b), None) => b,
-        (Some(b), Some(fb)) if b == fb => b,
-        (_, Some(fb)) => {
-            return Err(ctx.err(
-                start + 1,
-                None,
-                format!("row has {n} numbers but --size is {}", fb * fb),
-            ))
-        }
-        (None, None) => {
-            return Err(ctx.err(
-                start + 1,
-                None,
-                format!("row has {n} numbers: a grid row needs 4, 9, 16, 25, 36, 49 or 64"),
-            ))
-        }
-    };
-    let mut cells = Vec::with_capacity(n * n);
-    let mut columns = Vec::with_capacity(n * n);
-    for r in 0..n {
-        let line_no = start + r + 1;
-        let Some(line) = lines.get(start + r).filter(|l| !l.trim().is_empty()) else {
-            return Err(ctx.err(
-                line_no,
-                None,
-                format!("the grid ends after {r} of the {n} rows of this {n}x{n} grid"),
-            ));
-        };
-        let fields = fields_with_columns(line);
-        if fields.len() != n {
-            return Err(ctx.err(
-                line_no,
-                None,
-                format!(
-                    "row {} of a {n}x{n} grid has {} numbers, expected {n}",
-                    r + 1,
-                    fields.len()
-                ),
-            ));
-        }
-        for (col, f) in fields {
-            let v: i64 = f
-                .parse()
-                .map_err(|_| ctx.err(line_no, Some(col), format!("{f:?} is not a number")))?;
-            if v == -1 || v == 0 {
-                cells.push(0);
-            } else if (1..=n as i64).contains(&v) {
-                cells.push(v as u8);
-            } else {
-                return Err(ctx.err(
-                    line_no,
-                    Some(col),
-                    format!("{v} is not a digit of a {n}x{n} puzzle (1-{n}, or 0/-1 for blank)"),
-                ));
-            }
-            columns.push((line_no, col));
-        }
-    }
-    let grid = Grid::from_cells(b, cells).expect("sized above");
-    // Clue conflicts are reported at the later cell's own line and column.
-    if let Some((_, later, _)) = grid.first_conflict() {
-        let (line_no, col) = columns[later];
-        check_clues(ctx, &grid, line_no, |_| Some(col))?;
-    }
-    Ok((
-        Puzzle {
-            grid,
-            line: start + 1,
-            extra: String::new(),
-        },
-        n,
-    ))
-}
-
-/// Errors if a clue repeats in a row, column or box.
-fn check_clues(
-    ctx: &Ctx,
-    grid: &Grid,
-    line_no: usize,
-    column_of: impl Fn(usize) -> Option<usize>,
-) -> Result<(), ParseError> {
-    if let Some((a, b, v)) = grid.first_conflict() {
-        let g = grid.geometry();
-        let (ra, ca, ba) = g.row_col_box(a);
-        let (rb, cb, _) = g.row_col_box(b);
-        let unit = if ra == rb {
-            format!("row {}", ra + 1)
-        } else if ca == cb {
-            format!("column {}", ca + 1)
-        } else {
-            format!("box {}", ba + 1)
-        };
-        let n = grid.side();
-        return Err(ctx.err(
-            line_no,
-            column_of(b),
-            format!(
-                "clue {} repeats in {unit} ({} and {})",
-                super::symbol_for(v),
-                cell_name(a, n),
-                cell_name(b, n)
-            ),
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const CLASSIC: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
-    fn err(text: &str) -> ParseError {
-        parse_bytes("t.txt", text.as_bytes(), None).unwrap_err()
-    }
-
-    #[test]
-    fn reads_line_format_with_extra_fields_and_comments() {
-        let text = format!(
-            "# header\n\n{CLASSIC}  0.63 rated\n{}\n",
-            CLASSIC.replace('.', "0")
-        );
-        let f = parse_bytes("t.txt", text.as_bytes(), None).unwrap();
-        assert_eq!(f.b, 3);
-        assert_eq!(f.header, vec!["header"]);
-        assert_eq!(f.puzzles.len(), 2);
-        assert_eq!(f.puzzles[0].line, 3);
-        assert_eq!(f.puzzles[0].extra, "0.63 rated");
-        assert_eq!(f.puzzles[0].grid, f.puzzles[1].grid);
-        assert_eq!(f.puzzles[0].grid.to_line(), CLASSIC);
-    }
-
-    #[test]
-    fn reads_integer_rows_and_round_trips() {
-        let g = parse_str(CLASSIC, None).unwrap().remove(0).grid;
-        let rows = g.to_rows().replace(" 0", " -1");
-        let back = parse_str(&rows, None).unwrap().remove(0).grid;
-        assert_eq!(back, g);
-    }
-
-    #[test]
-    fn reads_16x16_letters() {
-        let line: String = (0..256)
-            .map(|i| {
-                if i == 5 {
-                    'G'
-                } else if i == 7 {
-                    'a'
-                } else {
-                    '.'
-                }
-            })
-            .collect();
-        let g = parse_str(&line, Some(16)).unwrap().remove(0).grid;
-        assert_eq!(g.side(), 16);
-        assert_eq!(g.get(5), 16);
-        assert_eq!(g.get(7), 10); // lower case accepted for n <= 35
-    }
-
-    #[test]
-    fn errors_name_line_column_and_problem() {
-        let e = err(&format!("# c\n{}", &CLASSIC[..80]));
-        assert_eq!((e.line, e.column), (2, Some(1)));
-        assert!(e.message.contains("found 80"), "{e}");
-
-        let bad = CLASSIC.replacen('7', "x", 1);
-        let e = err(&bad);
-        assert_eq!((e.line, e.column), (1, Some(5)));
-        assert!(e.message.contains("unknown symbol 'x'"), "{e}");
-
-        let dup = format!("55{}", &CLASSIC[2..]);
-        let e = err(&dup);
-        assert_eq!((e.line, e.column), (1, Some(2)));
-        assert!(e.message.contains("clue 5 repeats in row 1"), "{e}");
-        assert_eq!(e.to_string(), format!("t.txt:1:2: {}", e.message));
-
-        let e = err("# only a comment\n\n");
-        assert!(e.message.contains("no puzzle found"));
-        assert!(err("").message.contains("no puzzle found"));
-
-        let e = parse_bytes("t.txt", b"53..\xff\xfe", None).unwrap_err();
-        assert_eq!((e.line, e.column), (1, Some(5)));
-        assert!(e.message.contains("binary"));
-
-        let e = err("1 2 3 4\n3 4 1 2\n");
-        assert!(e.message.contains("ends after 2 of the 4 rows"), "{e}");
-
-        let e = err("1 2 3 4\n3 4 1 9\n2 1 4 3\n4 3 2 1\n");
-        assert_eq!((e.line, e.column), (2, Some(7)));
-
-        let e = err(&format!("{CLASSIC}\n{}", ".".repeat(256)));
-        assert!(e.message.contains("one file holds one size"), "{e}");
-
-        let e = parse_bytes("t.txt", CLASSIC.as_bytes(), Some(16)).unwrap_err();
-        assert!(e.message.contains("expected 256 symbols"), "{e}");
-    }
-}
+mod tests;
