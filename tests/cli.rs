@@ -149,9 +149,11 @@ fn rate_prints_a_table_and_json() {
         "rate.txt",
         format!("{CLASSIC}\n{}\n", ".".repeat(81)).as_bytes(),
     );
-    let out = run(&["rate", "--json", file.to_str().unwrap()]);
+    let out = run(&["rate", file.to_str().unwrap(), "--json", "-"]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool"], "gpu-sudoku");
+    let v = &v["puzzles"];
     assert_eq!(v[0]["solutions"], 1);
     assert_eq!(v[0]["tier"], "easy");
     assert_eq!(v[0]["clues"], 30);
@@ -218,9 +220,9 @@ fn generate_rate_solve_16x16_and_25x25() {
         assert!(solved.status.success(), "{}", text(&solved.stderr));
         let n: usize = size.parse().unwrap();
         assert_eq!(text(&solved.stdout).trim().len(), n * n);
-        let rated = run(&["rate", "--json", f]);
+        let rated = run(&["rate", f, "--json", "-"]);
         let v: serde_json::Value = serde_json::from_slice(&rated.stdout).unwrap();
-        assert_eq!(v[0]["solutions"], 1);
+        assert_eq!(v["puzzles"][0]["solutions"], 1);
     }
 }
 
@@ -295,9 +297,11 @@ fn solve_and_rate_give_up_at_the_search_limits() {
         "--max-nodes",
         "1",
         "--json",
+        "-",
     ]);
     assert_eq!(out.status.code(), Some(3));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = &report["puzzles"];
     assert_eq!(rows[0]["solutions"], serde_json::Value::Null);
     assert_eq!(rows[0]["gave_up_after_nodes"], 2);
     assert_eq!(rows[1]["solutions"], 1);

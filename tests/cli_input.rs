@@ -167,3 +167,70 @@ fn a_wrong_solution_in_a_csv_is_placed() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn batch_checks_solved_grids_against_a_kaggle_solution_column() {
+    let zeros = CLASSIC.replace('.', "0");
+    let body = format!("id,quizzes,solutions\n7,{zeros},{CLASSIC_SOLUTION}\n");
+    let file = scratch("kaggle.csv.gz", &gzip(body.as_bytes()));
+    let json = scratch("kaggle-batch.json", b"");
+    let out = run(&[
+        "batch",
+        &file,
+        "--runs",
+        "2",
+        "--preset",
+        "improved",
+        "--backend",
+        "cpu",
+        "--json",
+        &json,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(
+            "kaggle: 2 solved grids checked against the file's solution column: every one is the file's solution"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let puzzle = &doc["files"][0]["puzzles"][0];
+    assert_eq!(puzzle["file_solution"], CLASSIC_SOLUTION);
+    assert_eq!(puzzle["solved_as_file"], 2);
+    assert_eq!(puzzle["line"], 2);
+    // solve compares its answers with the column too.
+    let out = run(&["solve", &file]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr)
+        .contains("1 answers compared with the file's solution column: 1 equal, 0 differ"));
+}
+
+#[test]
+fn format_and_column_can_be_forced() {
+    let zeros = CLASSIC.replace('.', "0");
+    // Two puzzle-like columns: --column picks the second, by name or by number.
+    let body = format!("a,b\n{zeros},{}\n", zeros.replacen('5', "0", 1));
+    let file = scratch("two-columns.csv", body.as_bytes());
+    for column in ["b", "B", "2"] {
+        let out = run(&["rate", &file, "--column", column, "--json", "-"]);
+        assert!(out.status.success(), "{column}: {}", text(&out.stderr));
+        let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(rows["puzzles"][0]["clues"], 29, "{column}: {rows}");
+    }
+    let out = run(&["rate", &file, "--column", "c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("\"c\""), "{}", text(&out.stderr));
+    // A one-line file forced to be read as integer rows is refused with a place.
+    let line = scratch("one-line.txt", format!("{CLASSIC}\n").as_bytes());
+    let out = run(&["solve", &line, "--format", "integers"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with(&format!("error: {line}:1:")),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&["solve", &line, "--format", "line"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

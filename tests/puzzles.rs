@@ -1,6 +1,7 @@
 //! The shipped puzzle files: well-formed, consistent, in their bands and tiers, unique where
 //! promised, and reproducible from the command in their header.
 
+use gpu_sudoku::choice::Choice;
 use gpu_sudoku::exact::{self, Solutions};
 use gpu_sudoku::generate::{self, rate, Model, Spec, Tier};
 use gpu_sudoku::puzzle::{read_puzzles, Geometry, PuzzleFile};
@@ -59,7 +60,7 @@ fn regenerates(f: &PuzzleFile, k: usize) {
 
 #[test]
 fn paper_sets_lie_in_their_bands() {
-    for t in Tier::ALL {
+    for &t in Tier::ALL {
         let f = load(&format!("puzzles/{t}.txt"));
         assert_eq!(f.puzzles.len(), 100, "{t}");
         let spec = header_spec(&f);
@@ -91,7 +92,7 @@ fn paper_sets_lie_in_their_bands() {
 
 #[test]
 fn unique_sets_are_unique_and_of_their_tier() {
-    for t in Tier::ALL {
+    for &t in Tier::ALL {
         let f = load(&format!("puzzles/unique/{t}.txt"));
         assert_eq!(f.puzzles.len(), 100, "{t}");
         let spec = header_spec(&f);

@@ -5,6 +5,7 @@ use super::output::Output;
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::param::ParamError;
+use gpu_sudoku::puzzle::{read_puzzles_with, Format, ParseError, PuzzleFile, ReadOptions};
 
 /// A clap parser for a [`Choice`]: its names as the possible values, each with its help line.
 pub fn choice<T: Choice + Clone>() -> impl clap::builder::TypedValueParser<Value = T> {
@@ -250,5 +251,38 @@ pub fn report_usage(devices: &[Device], usage: &[(usize, std::time::Duration)]) 
             busy.as_secs_f64(),
             *items as f64 / busy.as_secs_f64().max(1e-9)
         );
+    }
+}
+
+/// How puzzle files are read, for every command that reads them (docs/PUZZLES.md, "Formats").
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct InputArgs {
+    /// Side length (4, 9, 16, 25, 36, 49, 64) when the file's layout leaves it open; otherwise
+    /// detected from the first puzzle.
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// File layout; `auto` detects it per file (a `.gz` file is decompressed whatever the
+    /// layout).
+    #[arg(long, value_parser = choice::<Format>(), default_value_t = Format::Auto)]
+    pub format: Format,
+    /// CSV: the puzzle column, by header name (any case) or 1-based number; default the first
+    /// column whose first value reads as a puzzle. A column named `solution` or `solutions` is
+    /// checked and compared with the solved grids.
+    #[arg(long)]
+    pub column: Option<String>,
+}
+
+impl InputArgs {
+    pub fn options(&self) -> ReadOptions {
+        ReadOptions {
+            side: self.size,
+            format: self.format,
+            column: self.column.clone(),
+        }
+    }
+
+    /// Reads `path` (`-` = stdin) as these options say.
+    pub fn read(&self, path: &str) -> Result<PuzzleFile, ParseError> {
+        read_puzzles_with(path, &self.options())
     }
 }

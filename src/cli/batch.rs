@@ -4,14 +4,16 @@
 //! JSON and CSV of the same shape for both algorithms. When the setting is one of the paper's and
 //! the file a shipped paper tier, the paper's rate stands beside the measured one.
 
+use super::args::InputArgs;
 use super::args::{print_table, run_on_devices, DeviceArgs, ReportArgs};
 use super::ilca_args::{describe, IlcaArgs};
 use super::rfss_args::RfssArgs;
 use anyhow::{bail, Context, Result};
+use gpu_sudoku::choice::Choice;
 use gpu_sudoku::generate::paper_tier_of;
 use gpu_sudoku::ilca::presets::{PaperRates, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
-use gpu_sudoku::puzzle::{read_puzzles, Grid, PuzzleFile};
+use gpu_sudoku::puzzle::{Grid, PuzzleFile};
 use gpu_sudoku::report::batch::{
     batch_json, instances_csv, provenance_here, BatchInfo, FileResults, InputInfo, Summary, Table,
 };
@@ -42,9 +44,8 @@ pub struct Args {
     pub device: DeviceArgs,
     #[command(flatten)]
     pub reports: ReportArgs,
-    /// Force the grid size (side length: 4, 9, 16, 25…) instead of detecting it.
-    #[arg(long, value_name = "N")]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Run only shard K of N (0 ≤ K < N): a contiguous part of the (file, puzzle, run) items
     /// of about 1/N of the cost; `gpu-sudoku merge` joins the N reports into the unsharded one.
     #[arg(long, value_name = "K/N")]
@@ -132,7 +133,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     a.reports.check(&input_paths)?;
     let mut inputs = Vec::new();
     for path in &a.files {
-        let f = read_puzzles(path, a.size)?;
+        let f = a.input.read(path)?;
         if f.puzzles.is_empty() {
             bail!("{path}: no puzzles in the file");
         }
@@ -306,12 +307,28 @@ pub fn run(a: Args) -> Result<ExitCode> {
             results,
             wall,
             details,
+            file_solutions: FileResults::solutions_in(&f.puzzles),
         };
         if files.is_empty() {
             bar.suspend(|| say(&table.header()));
         }
         let rate = paper.zip(*tier).and_then(|(p, t)| p.tier(t));
         bar.suspend(|| say(&table.row(&file.label, &file.summary(), rate)));
+        if let (checked @ 1.., differing) = file.against_file_solutions() {
+            let how = match differing {
+                0 => "every one is the file's solution".to_string(),
+                k => format!(
+                    "{k} differ from it (each holds the rules and the clues, so those puzzles have \
+                     more than one solution)"
+                ),
+            };
+            bar.suspend(|| {
+                errln!(
+                    "{}: {checked} solved grids checked against the file's solution column: {how}",
+                    file.label
+                )
+            });
+        }
         files.push(file);
     }
     bar.finish_and_clear();

@@ -1,6 +1,7 @@
 //! `gpu-sudoku bench`: the same ILCA batch on the CPU reference (all cores) and on the GPU in
 //! one process, their throughput side by side, and a check that they agree.
 
+use super::args::InputArgs;
 use anyhow::{bail, Context, Result};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -8,7 +9,7 @@ use std::time::Instant;
 use super::ilca_args::IlcaArgs;
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::ilca::{self, Batch};
-use gpu_sudoku::puzzle::{read_puzzles, Grid};
+use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::InstanceResult;
 
 #[derive(clap::Args, Debug)]
@@ -25,9 +26,8 @@ pub struct Args {
     /// GPU adapter: index from `gpu-sudoku adapters` or part of its name.
     #[arg(long)]
     pub adapter: Option<String>,
-    /// Force the puzzle size (side length, e.g. 9).
-    #[arg(long)]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub ilca: IlcaArgs,
 }
@@ -61,7 +61,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let mut puzzles: Vec<Grid> = Vec::new();
     for f in &a.files {
-        let file = read_puzzles(f, a.size)?;
+        let file = a.input.read(f)?;
         if let Some(p) = puzzles.first() {
             if p.box_size() != file.b {
                 bail!("{f}: all files of a bench must hold puzzles of one size");

@@ -8,6 +8,7 @@
 //! name, e.g. `ilca-table6`, `ilca-improved`), `rfss` (plain), `rfss-propagate`, `rfss-mrv` (the
 //! labelled enhancements).
 
+use super::args::InputArgs;
 use super::args::{print_table, ReportArgs};
 use super::ilca_args::preset_parser;
 use anyhow::{bail, Context, Result};
@@ -16,7 +17,7 @@ use gpu_sudoku::baselines::{self, Budget};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::{self, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
-use gpu_sudoku::puzzle::{read_puzzles, Grid};
+use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::batch::{csv_field, provenance_here, InputInfo, SCHEMA};
 use gpu_sudoku::report::stats::{tts99, wilson95, Tts};
 use gpu_sudoku::rfss::{self, Enhancement, RfssParams};
@@ -51,9 +52,8 @@ pub struct Args {
     /// Seed of every stochastic algorithm.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Force the grid side instead of detecting it.
-    #[arg(long)]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// The ILCA setting of the `ilca` entry (the paper's Algorithm 1 by default); other
     /// presets run side by side as `ilca-PRESET` entries of --algos.
     #[arg(long, value_parser = preset_parser(), value_name = "NAME")]
@@ -316,7 +316,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let files = a
         .files
         .iter()
-        .map(|f| read_puzzles(f, a.size).map_err(anyhow::Error::from))
+        .map(|f| a.input.read(f).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
     let total: usize = files.iter().map(|f| f.puzzles.len()).sum::<usize>() * runs * algos.len();
     // Every attempt is held (a record of about 200 bytes) until the reports are written.

@@ -2,7 +2,9 @@
 //! (unique, human-style tier), deterministic for `--seed`. The output starts with a header
 //! comment holding the exact command that reproduces it.
 
+use super::args::choice;
 use anyhow::{anyhow, Context, Result};
+use gpu_sudoku::choice::Choice;
 use gpu_sudoku::generate::{generate, Model, Spec, Tier};
 use gpu_sudoku::puzzle::Geometry;
 use std::process::ExitCode;
@@ -11,11 +13,11 @@ use std::process::ExitCode;
 pub struct Args {
     /// paper: blank a fraction d of a random complete grid (the ILCA paper's tiers, not always
     /// unique); rated: unique puzzles of a human-style tier.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Model>())]
     pub model: Model,
     /// Tier: the d band for the paper model (easy (0.1,0.4), medium [0.4,0.55), hard [0.55,0.7),
     /// evil [0.7,0.9)); the rater's tier for the rated model.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice::<Tier>())]
     pub tier: Option<Tier>,
     /// Paper model: this blank fraction for every puzzle (0 < d < 1, at most 4 decimals).
     /// Rated model: stop digging at this blank fraction (a fixed clue count, like a magazine

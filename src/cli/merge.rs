@@ -210,9 +210,15 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
     for (fi, input) in inputs.iter().enumerate() {
         let mut results: Vec<(InstanceResult, usize)> = Vec::new();
         let mut details = BTreeMap::new();
+        let mut file_solutions = BTreeMap::new();
         let mut wall = Duration::ZERO;
         for d in docs {
             let f = &d["files"][fi];
+            for p in f["puzzles"].as_array().into_iter().flatten() {
+                if let (Some(k), Some(s)) = (p["puzzle"].as_u64(), p["file_solution"].as_str()) {
+                    file_solutions.insert(k as usize, s.to_string());
+                }
+            }
             wall +=
                 Duration::from_secs_f64(f["summary"]["timing"]["wall_s"].as_f64().unwrap_or(0.0));
             for i in f["instances"].as_array().into_iter().flatten() {
@@ -257,6 +263,7 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
             results: results.into_iter().map(|(r, _)| r).collect(),
             wall,
             details,
+            file_solutions,
         });
     }
     let same_or = |k: &str, mixed: &str| -> String {

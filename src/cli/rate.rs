@@ -5,11 +5,13 @@
 //! (JSON: `solutions` null, `gave_up_after_nodes` K). Exit code 0, 3 when the search gave up
 //! on some puzzle, 1 when the file cannot be read.
 
+use super::args::{print_table, InputArgs, ReportArgs};
 use super::solve::{classify_all, Classified, SearchLimits, GAVE_UP};
 use anyhow::Result;
+use gpu_sudoku::choice::Choice;
 use gpu_sudoku::exact::Solutions;
 use gpu_sudoku::generate::{rate_with_solution, Technique, Tier};
-use gpu_sudoku::puzzle::read_puzzles;
+use gpu_sudoku::report::batch::{InputInfo, SCHEMA};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -24,12 +26,10 @@ puzzle (--max-nodes, --time-limit); 1 an error such as an unreadable file."
 pub struct Args {
     /// Puzzle file (`-` reads standard input).
     pub file: String,
-    /// Side length (4, 9, 16, 25, 36, 49, 64) when the file's layout leaves it open.
-    #[arg(long)]
-    pub size: Option<usize>,
-    /// JSON (one array of objects) instead of a table.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub reports: ReportArgs,
     #[command(flatten)]
     pub limits: SearchLimits,
 }
@@ -52,9 +52,45 @@ pub struct Row {
     pub uses: BTreeMap<String, u32>,
 }
 
+/// The JSON report: the tool, the command and the input, then one object per puzzle.
+#[derive(Serialize)]
+struct Report<'a> {
+    tool: &'static str,
+    version: &'static str,
+    schema: u32,
+    command: Vec<String>,
+    input: InputInfo,
+    puzzles: &'a [Row],
+}
+
+/// One CSV row per puzzle; techniques as `name:uses` joined by spaces.
+fn csv(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "line,clues,blank_fraction,solutions,gave_up_after_nodes,tier,score,hardest,uses\n",
+    );
+    let opt = |x: Option<String>| x.unwrap_or_default();
+    for r in rows {
+        let uses: Vec<String> = r.uses.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{}\n",
+            r.line,
+            r.clues,
+            r.blank_fraction,
+            opt(r.solutions.map(|k| k.to_string())),
+            opt(r.gave_up_after_nodes.map(|k| k.to_string())),
+            opt(r.tier.clone()),
+            opt(r.score.map(|k| k.to_string())),
+            opt(r.hardest.clone()),
+            uses.join(" ")
+        ));
+    }
+    out
+}
+
 pub fn run(a: Args) -> Result<ExitCode> {
     a.limits.config()?;
-    let file = read_puzzles(&a.file, a.size)?;
+    a.reports.check(&[&a.file])?;
+    let file = a.input.read(&a.file)?;
     let classified = classify_all(&file.puzzles, &a.limits, "solving")?;
     let pb = super::progress::bar(file.puzzles.len(), "rating");
     let rows: Vec<Row> = file
@@ -101,13 +137,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     };
+    a.reports.write(
+        || {
+            let report = Report {
+                tool: "gpu-sudoku",
+                version: env!("CARGO_PKG_VERSION"),
+                schema: SCHEMA,
+                command: std::env::args().collect(),
+                input: InputInfo::of_file(&file),
+                puzzles: &rows,
+            };
+            Ok(serde_json::to_string_pretty(&report)? + "\n")
+        },
+        || csv(&rows),
+    )?;
     let mut out = String::new();
-    if a.json {
-        out = serde_json::to_string_pretty(&rows)?;
-        out.push('\n');
-        super::progress::print_stdout(&out)?;
-        return Ok(status);
-    }
     writeln!(
         out,
         "{:>6} {:>6} {:>6} {:>9} {:>7} {:>6}  hardest",
@@ -161,6 +205,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
         },
         tiers.join(", ")
     )?;
-    super::progress::print_stdout(&out)?;
+    print_table(&a.reports, &out);
     Ok(status)
 }

@@ -1,10 +1,11 @@
 //! `gpu-sudoku rfss FILE`: runs resource-defined fitness sharing on every puzzle of a file, one
 //! row per puzzle (0-based, as everywhere), with `--json`/`--csv` records of every outcome.
 
+use super::args::InputArgs;
 use super::args::{print_table, DeviceArgs, ReportArgs};
 use super::rfss_args::RfssArgs;
 use anyhow::Result;
-use gpu_sudoku::puzzle::{read_puzzles, Grid};
+use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::batch::{csv_field, SCHEMA};
 use gpu_sudoku::rfss::{self, Enhancement, RfssOutcome, RfssParams, Status};
 use serde::Serialize;
@@ -15,9 +16,8 @@ use std::time::Instant;
 pub struct Args {
     /// Puzzle file (one puzzle per line, or n lines of integers); `-` reads standard input.
     pub file: String,
-    /// Force the grid side (4, 9, 16, 25, 36, 49, 64) instead of detecting it.
-    #[arg(long)]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub device: DeviceArgs,
     #[command(flatten)]
@@ -61,7 +61,7 @@ struct Timing {
 pub fn run(a: Args) -> Result<ExitCode> {
     let params = a.rfss.params()?;
     a.reports.check(&[&a.file])?;
-    let file = read_puzzles(&a.file, a.size)?;
+    let file = a.input.read(&a.file)?;
     let grids: Vec<Grid> = file.puzzles.iter().map(|p| p.grid.clone()).collect();
     let device = a.device.open()?;
     let pb = super::progress::bar(grids.len(), "rfss");

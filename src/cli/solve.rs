@@ -8,9 +8,10 @@
 //! 2 when some puzzle has none (or, without `--any`, several), 3 when the search gave up on
 //! some puzzle (before 2), 1 on an error such as bad input.
 
+use super::args::InputArgs;
 use anyhow::{anyhow, ensure, Result};
 use gpu_sudoku::exact::{Config, Solutions, Solver};
-use gpu_sudoku::puzzle::{read_puzzles, Puzzle};
+use gpu_sudoku::puzzle::Puzzle;
 use rayon::prelude::*;
 use std::fmt::Write;
 use std::process::ExitCode;
@@ -132,9 +133,8 @@ pub fn classify_all(
 pub struct Args {
     /// Puzzle file (`-` reads standard input).
     pub file: String,
-    /// Side length (4, 9, 16, 25, 36, 49, 64) when the file's layout leaves it open.
-    #[arg(long)]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Print boxed grids for people instead of one line per puzzle.
     #[arg(long)]
     pub pretty: bool,
@@ -147,10 +147,13 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<ExitCode> {
     a.limits.config()?;
-    let file = read_puzzles(&a.file, a.size)?;
+    let file = a.input.read(&a.file)?;
     let started = Instant::now();
     let results = classify_all(&file.puzzles, &a.limits, "solving")?;
     let (mut unique, mut multiple, mut none, mut gave_up) = (0, 0, 0, 0);
+    // Puzzles whose file gives a solution: how many answers were compared with it, how many
+    // differ (possible only where the puzzle has several solutions).
+    let (mut as_file, mut not_as_file) = (0, 0);
     let mut out = String::new();
     for (p, c) in file.puzzles.iter().zip(&results) {
         let r = match c {
@@ -184,6 +187,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
                         p.line
                     )
                 })?;
+                if let Some(given) = &p.solution {
+                    if given == s {
+                        as_file += 1;
+                    } else {
+                        not_as_file += 1;
+                    }
+                }
                 if a.pretty {
                     writeln!(out, "line {}:\n{}", p.line, s.to_pretty())?;
                 } else {
@@ -204,6 +214,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
     }
     super::progress::print_stdout(&out)?;
+    if as_file + not_as_file > 0 {
+        errln!(
+            "{}: {} answers compared with the file's solution column: {as_file} equal, {not_as_file} differ",
+            file.path,
+            as_file + not_as_file
+        );
+    }
     errln!(
         "{}: {} puzzles, {unique} unique, {multiple} with several solutions, {none} without a solution{} ({:.3} s)",
         file.path,

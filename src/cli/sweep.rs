@@ -2,6 +2,7 @@
 //! settings batched into as few engine calls as fit; a CSV written block by block (an
 //! interrupted sweep leaves a valid CSV, and `--resume` continues it) and the paper's figures.
 
+use super::args::InputArgs;
 use anyhow::{bail, ensure, Context, Result};
 use std::collections::HashSet;
 use std::io::Write;
@@ -13,7 +14,6 @@ use super::ilca_args::IlcaFixedArgs;
 use super::plot::FormatArg;
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::ilca::IlcaParams;
-use gpu_sudoku::puzzle::read_puzzles;
 use gpu_sudoku::report::batch::{provenance_here, InputInfo};
 use gpu_sudoku::shard::{self, Shard};
 use gpu_sudoku::sweep::{self, figures, Group, Input, Param, Plan, Sweep, SweepSpec, Values};
@@ -29,9 +29,8 @@ pub struct Args {
     pub runs: usize,
     #[command(flatten)]
     pub device: DeviceArgs,
-    /// Force the puzzle size (side length, e.g. 9).
-    #[arg(long)]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// lp/lr: a value or a range A:B:STEP. lp stays fixed (--lp, default 1) and lr = lp/ratio;
     /// with --lr given instead, lr stays fixed and lp = lr·ratio.
     #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Ratio, t))]
@@ -109,11 +108,11 @@ impl Args {
 }
 
 /// Reads the puzzle files as sweep inputs; notes once when d falls back to the blank fraction.
-pub fn read_inputs(files: &[String], size: Option<usize>) -> Result<Vec<Input>> {
+pub fn read_inputs(files: &[String], input: &InputArgs) -> Result<Vec<Input>> {
     let mut inputs: Vec<Input> = Vec::new();
     let mut fallback = 0;
     for f in files {
-        let file = read_puzzles(f, size)?;
+        let file = input.read(f)?;
         ensure!(!file.puzzles.is_empty(), "{f}: no puzzles in the file");
         let label = file.label();
         ensure!(
@@ -163,7 +162,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--figures {}: cannot create it", dir.display()))?;
     }
-    let inputs = read_inputs(&a.files, a.size)?;
+    let inputs = read_inputs(&a.files, &a.input)?;
 
     let devices = a.device.open_many()?;
     let device = &devices[0];

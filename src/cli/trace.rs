@@ -6,13 +6,14 @@
 //! `--algo rfss`: the species-proportion history of one RFSS run (Horn's Fig. 3), sampled every
 //! `--every` generations; `--csv` writes every species' proportion at every sample.
 
+use super::args::InputArgs;
 use super::batch::Algo;
 use super::ilca_args::IlcaArgs;
 use super::output::Output;
 use super::rfss_args::RfssArgs;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::ilca::trace;
-use gpu_sudoku::puzzle::{parse_str, read_puzzles, symbol_for, Grid};
+use gpu_sudoku::puzzle::{parse_str, symbol_for, Grid};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -42,9 +43,8 @@ pub struct Args {
     /// species' proportion (columns `n4r1c3` = numeral 4 in row 1, column 3).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<String>,
-    /// Force the grid size (side length) instead of detecting it.
-    #[arg(long, value_name = "N")]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Print only the per-step counts, not the grids (ILCA).
     #[arg(long)]
     pub no_grids: bool,
@@ -57,7 +57,7 @@ fn load(a: &Args) -> Result<(Grid, String)> {
         super::output::check(&[&a.puzzle], &[Output::new("--csv", path)])?;
     }
     if a.puzzle == "-" || std::path::Path::new(&a.puzzle).exists() {
-        let f = read_puzzles(&a.puzzle, a.size)?;
+        let f = a.input.read(&a.puzzle)?;
         let Some(p) = f.puzzles.get(a.index) else {
             bail!(
                 "--index {} is out of range: {} holds {} puzzle(s) (0-based index)",
@@ -68,7 +68,7 @@ fn load(a: &Args) -> Result<(Grid, String)> {
         };
         return Ok((p.grid.clone(), format!("{}:{}", f.path, p.line)));
     }
-    let mut ps = parse_str(&a.puzzle, a.size).with_context(|| {
+    let mut ps = parse_str(&a.puzzle, a.input.size).with_context(|| {
         format!(
             "{:?} is neither a readable file nor a puzzle line",
             a.puzzle.chars().take(40).collect::<String>()

@@ -19,6 +19,7 @@
 pub mod complete;
 pub mod rate;
 
+use crate::choice::Choice;
 use crate::exact::{Config, Solver};
 use crate::puzzle::{Geometry, Grid};
 use anyhow::{bail, ensure, Result};
@@ -30,28 +31,23 @@ use rayon::prelude::*;
 pub use complete::{pattern_puzzle, random_complete, scrambled_pattern};
 pub use rate::{rate, rate_capped, rate_with_solution, Rating, Technique};
 
-/// Difficulty tiers. For the paper model they are bands of the blank fraction d; for the rated
-/// model they are the tier of the hardest technique the rater needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
-pub enum Tier {
-    Easy,
-    Medium,
-    Hard,
-    Evil,
+crate::choice! {
+    /// Difficulty tiers. For the paper model they are bands of the blank fraction d; for the
+    /// rated model they are the tier of the hardest technique the rater needs.
+    #[derive(PartialOrd, Ord)]
+    pub enum Tier {
+        /// Paper: d in (0.1, 0.4); rated: singles only.
+        Easy = "easy",
+        /// Paper: d in [0.4, 0.55); rated: up to pointing, claiming and pairs.
+        Medium = "medium",
+        /// Paper: d in [0.55, 0.7); rated: up to triples, X-wing, XY-wing and swordfish.
+        Hard = "hard",
+        /// Paper: d in [0.7, 0.9); rated: needs a guess.
+        Evil = "evil",
+    }
 }
 
 impl Tier {
-    pub const ALL: [Tier; 4] = [Tier::Easy, Tier::Medium, Tier::Hard, Tier::Evil];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Tier::Easy => "easy",
-            Tier::Medium => "medium",
-            Tier::Hard => "hard",
-            Tier::Evil => "evil",
-        }
-    }
-
     /// The paper's d band: (low, high, low end included). Easy (0.1, 0.4), Medium [0.4, 0.55),
     /// Hard [0.55, 0.7), Evil [0.7, 0.9); the high end is always excluded.
     pub fn d_band(self) -> (f64, f64, bool) {
@@ -71,13 +67,7 @@ impl Tier {
 
     /// The paper tier whose band holds `d`, if any.
     pub fn for_d(d: f64) -> Option<Tier> {
-        Tier::ALL.into_iter().find(|t| t.band_contains(d))
-    }
-}
-
-impl std::fmt::Display for Tier {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        Tier::ALL.iter().copied().find(|t| t.band_contains(d))
     }
 }
 
@@ -96,24 +86,17 @@ pub fn paper_tier_of(header: &[String]) -> Option<Tier> {
         return None;
     }
     let t = flag("--tier")?;
-    Tier::ALL.iter().copied().find(|x| x.name() == *t)
+    Tier::from_name(t)
 }
 
-/// Which generator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Model {
-    /// Blank a fraction d of a random complete grid (the ILCA paper's tiers; not always unique).
-    Paper,
-    /// Unique puzzles dug until the human-style rater gives the tier asked for.
-    Rated,
-}
-
-impl Model {
-    pub fn name(self) -> &'static str {
-        match self {
-            Model::Paper => "paper",
-            Model::Rated => "rated",
-        }
+crate::choice! {
+    /// Which generator.
+    pub enum Model {
+        /// Blank a fraction d of a random complete grid (the ILCA paper's tiers; not always
+        /// unique).
+        Paper = "paper",
+        /// Unique puzzles dug until the human-style rater gives the tier asked for.
+        Rated = "rated",
     }
 }
 
@@ -392,7 +375,8 @@ pub fn rated_puzzle_with<R: Rng + ?Sized>(
         ),
         _ => {
             let common = Tier::ALL
-                .into_iter()
+                .iter()
+                .copied()
                 .max_by_key(|t| tiers[*t as usize])
                 .expect("four tiers");
             bail!(

@@ -1,4 +1,5 @@
 use super::*;
+use crate::choice::Choice;
 use crate::exact;
 use crate::puzzle::parse_str;
 
@@ -34,7 +35,7 @@ fn tier_bands() {
     assert_eq!(Tier::for_d(0.62), Some(Tier::Hard));
     assert_eq!(Tier::for_d(0.95), None);
     // Blank counts stay in the band even where rounding d·81 would leave it.
-    for t in Tier::ALL {
+    for &t in Tier::ALL {
         let (lo, hi, _) = t.d_band();
         for d in [lo + 1e-4, (lo + hi) / 2.0, hi - 1e-4] {
             for cells in [81, 256, 625] {
@@ -67,7 +68,7 @@ fn bad_parameters_are_clear_errors() {
 
 #[test]
 fn paper_model_blanks_a_fraction_d_deterministically() {
-    for t in Tier::ALL {
+    for &t in Tier::ALL {
         let s = spec(Model::Paper, Some(t), None, 3, 30);
         let a = generate(&s, &|| {}).unwrap();
         let b = generate(&s, &|| {}).unwrap();
@@ -137,7 +138,7 @@ fn paper_model_unique_variant() {
 
 #[test]
 fn rated_model_gives_unique_puzzles_of_the_tier() {
-    for t in Tier::ALL {
+    for &t in Tier::ALL {
         let s = spec(Model::Rated, Some(t), None, 3, 3);
         let out = generate(&s, &|| {}).unwrap();
         assert_eq!(out, generate(&s, &|| {}).unwrap());

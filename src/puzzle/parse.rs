@@ -71,23 +71,30 @@ impl At<'_> {
     }
 }
 
-/// The layout of a puzzle file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Detect: CSV when the first line's first field holds a comma (and is not a puzzle with a
-    /// typo); otherwise per puzzle, a
-    /// line whose first field has n² symbols is a one-line puzzle and any other line starts
-    /// a grid written row by row (integers or blocks).
-    #[default]
-    Auto,
-    /// One puzzle per line, then optional extra fields.
-    Line,
-    /// n rows of n whitespace-separated integers, 0 or -1 for blank.
-    Integers,
-    /// n rows of n symbols, with or without spaces, `|` and `-`/`+` separator lines.
-    Blocks,
-    /// Comma-separated values with a header row; the puzzle column is a one-line puzzle.
-    Csv,
+crate::choice! {
+    /// The layout of a puzzle file (docs/PUZZLES.md, "Formats").
+    pub enum Format {
+        /// Detect: CSV when the first line's first field holds a comma; otherwise, per puzzle, a
+        /// line whose first field has n² symbols is a one-line puzzle and any other line starts
+        /// a grid written row by row (integers or blocks).
+        Auto = "auto",
+        /// One puzzle per line, then optional extra fields.
+        Line = "line",
+        /// n rows of n whitespace-separated integers, 0 or -1 for blank.
+        Integers = "integers",
+        /// n rows of n symbols, with or without spaces, `|` and `-`/`+` separator lines.
+        Blocks = "blocks",
+        /// Comma-separated values with a header row; the puzzle column holds one-line puzzles.
+        Csv = "csv",
+    }
+}
+
+// `choice!` writes the enum, so `#[derive(Default)]` cannot mark a variant.
+#[allow(clippy::derivable_impls)]
+impl Default for Format {
+    fn default() -> Format {
+        Format::Auto
+    }
 }
 
 /// How to read a puzzle file.

@@ -32,6 +32,9 @@ pub struct FileResults {
     /// algorithm's name beside each of its instances in the JSON (RFSS: generations run,
     /// conflicts left, species, restarts, why a puzzle is unsolvable); empty when there is none.
     pub details: BTreeMap<usize, serde_json::Value>,
+    /// Per puzzle (by index): the solution the puzzle file gives (a CSV solution column), one-line
+    /// format; solved grids are compared with it. Empty when the file gives none.
+    pub file_solutions: BTreeMap<usize, String>,
 }
 
 /// Aggregate numbers of one file (or of all files).
@@ -147,6 +150,28 @@ impl FileResults {
     }
 
     /// How many of the file's puzzles have results (all of them, but in a shard).
+    /// The solutions a puzzle file gives, by puzzle index (see [`FileResults::file_solutions`]).
+    pub fn solutions_in(puzzles: &[crate::puzzle::Puzzle]) -> BTreeMap<usize, String> {
+        puzzles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((i, p.solution.as_ref()?.to_line())))
+            .collect()
+    }
+
+    /// Solved instances whose puzzle has a solution in the file: how many, and how many of
+    /// their grids differ from it (each was verified against the rules and the clues, so a
+    /// difference means the puzzle has more than one solution).
+    pub fn against_file_solutions(&self) -> (usize, usize) {
+        let checked: Vec<bool> = self
+            .results
+            .iter()
+            .filter(|r| r.solved)
+            .filter_map(|r| Some(self.file_solutions.get(&r.puzzle)? == &r.grid))
+            .collect();
+        (checked.len(), checked.iter().filter(|same| !**same).count())
+    }
+
     pub fn puzzles_run(&self) -> usize {
         let mut p: Vec<usize> = self.results.iter().map(|r| r.puzzle).collect();
         p.sort_unstable();
@@ -277,6 +302,12 @@ struct PuzzleJson {
     runs: usize,
     solved: usize,
     tts99: Option<Tts>,
+    /// The solution the puzzle file gives, when it gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_solution: Option<String>,
+    /// Solved runs whose grid is the file's solution (when the file gives one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solved_as_file: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -291,21 +322,27 @@ struct FileJson<'a> {
 
 /// Per puzzle of a file: its runs, how many solved, its TTS99.
 fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
-    let mut by: BTreeMap<usize, (usize, Vec<u32>)> = BTreeMap::new();
+    let mut by: BTreeMap<usize, (usize, Vec<u32>, usize)> = BTreeMap::new();
     for r in &f.results {
         let e = by.entry(r.puzzle).or_default();
         e.0 += 1;
         if r.solved {
             e.1.push(r.steps);
+            e.2 += usize::from(f.file_solutions.get(&r.puzzle) == Some(&r.grid));
         }
     }
     by.into_iter()
-        .map(|(puzzle, (runs, solved))| PuzzleJson {
-            puzzle,
-            line: f.lines[puzzle],
-            runs,
-            solved: solved.len(),
-            tts99: tts99(&solved, runs),
+        .map(|(puzzle, (runs, solved, as_file))| {
+            let file_solution = f.file_solutions.get(&puzzle).cloned();
+            PuzzleJson {
+                puzzle,
+                line: f.lines[puzzle],
+                runs,
+                solved: solved.len(),
+                tts99: tts99(&solved, runs),
+                solved_as_file: file_solution.as_ref().map(|_| as_file),
+                file_solution,
+            }
         })
         .collect()
 }
@@ -534,6 +571,47 @@ mod tests {
         }
     }
 
+    #[test]
+    fn solved_grids_are_compared_with_the_files_solutions() {
+        let mut f = file(
+            "x",
+            vec![
+                inst(0, 0, true, 3),
+                inst(0, 1, false, 9),
+                inst(1, 0, true, 4),
+            ],
+            1,
+        );
+        assert_eq!(
+            f.against_file_solutions(),
+            (0, 0),
+            "no solution in the file"
+        );
+        f.file_solutions.insert(0, "1234341221434321".into());
+        f.file_solutions.insert(1, "1243341221344321".into());
+        // Puzzle 0's solved run matches; puzzle 1's solved run holds another grid.
+        assert_eq!(f.against_file_solutions(), (2, 1));
+        let info = BatchInfo {
+            algorithm: "ilca",
+            preset: None,
+            command: &[],
+            backend: "cpu",
+            adapter: None,
+            runs: 2,
+            seed: None,
+            note: None,
+            params: serde_json::json!({}),
+            inputs: Vec::new(),
+            shard: None,
+            provenance: serde_json::json!({}),
+        };
+        let v: serde_json::Value = serde_json::from_str(&batch_json(&info, &[f])).unwrap();
+        let puzzles = &v["files"][0]["puzzles"];
+        assert_eq!(puzzles[0]["solved_as_file"], 1);
+        assert_eq!(puzzles[1]["solved_as_file"], 0);
+        assert_eq!(puzzles[1]["file_solution"], "1243341221344321");
+    }
+
     fn file(label: &str, results: Vec<InstanceResult>, ms: u64) -> FileResults {
         FileResults {
             path: format!("dir/{label}.txt"),
@@ -543,6 +621,7 @@ mod tests {
             results,
             wall: Duration::from_millis(ms),
             details: BTreeMap::new(),
+            file_solutions: BTreeMap::new(),
         }
     }
 

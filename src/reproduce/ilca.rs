@@ -144,6 +144,7 @@ pub fn reproduce_ilca(
                     results,
                     wall: t0.elapsed(),
                     details: Default::default(),
+                    file_solutions: Default::default(),
                 });
             }
             let tier_rows = files

@@ -129,6 +129,7 @@ fn run_file(
         results,
         wall,
         details,
+        file_solutions: FileResults::solutions_in(&file.puzzles),
     };
     Ok((outcomes, record))
 }
