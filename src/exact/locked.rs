@@ -518,16 +518,7 @@ impl Locked9 {
         let Some(k) = self.choose(st, &mut options) else {
             self.found += 1;
             if self.solutions.len() < self.keep {
-                let mut cells = vec![0u8; 81];
-                for (j, &word) in st.f.iter().enumerate() {
-                    let (b, d) = (j / 9, j % 9);
-                    let mut m = word;
-                    while m != 0 {
-                        cells[27 * b + m.trailing_zeros() as usize] = d as u8 + 1;
-                        m &= m - 1;
-                    }
-                }
-                self.solutions.push(cells);
+                self.solutions.push(super::nine::board_cells(&st.f));
             }
             return;
         };

@@ -50,6 +50,21 @@ struct State {
     open: [u32; 3],
 }
 
+/// The cells of a solved board given as `f[9 * band + d]`, the 27-bit word of the band's cells
+/// holding digit d + 1 (the layout of both 9x9 searches, this one and [`super::locked`]).
+pub(super) fn board_cells(f: &[u32]) -> Vec<u8> {
+    let mut cells = vec![0u8; 81];
+    for (j, &word) in f.iter().enumerate() {
+        let (band, d) = (j / 9, j % 9);
+        let mut m = word;
+        while m != 0 {
+            cells[27 * band + m.trailing_zeros() as usize] = d as u8 + 1;
+            m &= m - 1;
+        }
+    }
+    cells
+}
+
 pub(super) struct Nine {
     branching: Branching,
     limit: usize,
@@ -348,17 +363,7 @@ impl Nine {
         let Some(k) = self.choose(st, &mut options) else {
             self.found += 1;
             if self.solutions.len() < self.keep {
-                let mut cells = vec![0u8; 81];
-                for (bd, words) in st.f.iter().enumerate() {
-                    for (d, &word) in words.iter().enumerate() {
-                        let mut m = word;
-                        while m != 0 {
-                            cells[bd * 27 + m.trailing_zeros() as usize] = d as u8 + 1;
-                            m &= m - 1;
-                        }
-                    }
-                }
-                self.solutions.push(cells);
+                self.solutions.push(board_cells(st.f.as_flattened()));
             }
             return;
         };
