@@ -137,3 +137,14 @@ pub fn main() -> ExitCode {
     // A closed or full standard output or error decides the exit code (141, or 1).
     output::stream_exit_code().map_or(code, ExitCode::from)
 }
+
+#[cfg(test)]
+mod tests {
+    /// clap checks a command's flags only when it parses that command: a flag name used twice
+    /// (e.g. by a flattened group) would panic at run time. This checks every subcommand now.
+    #[test]
+    fn every_command_definition_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

@@ -72,9 +72,9 @@ pub struct Args {
     /// Write the figures into this folder (created if missing).
     #[arg(long, alias = "plot-dir", value_name = "DIR")]
     pub figures: Option<PathBuf>,
-    /// Figure format.
+    /// Figure format (`--format` is the puzzle files' layout here).
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
-    pub format: FormatArg,
+    pub figure_format: FormatArg,
     /// Width of the difficulty bins of the `d` rows (and of the rate-vs-d figure).
     #[arg(long, default_value_t = 0.05)]
     pub d_bin: f64,
@@ -365,7 +365,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         if rows.is_empty() {
             bail!("no rows to plot");
         }
-        for p in figures::write_all(&rows, dir, &a.format.formats())? {
+        for p in figures::write_all(&rows, dir, &a.figure_format.formats())? {
             outln!("wrote {}", p.display());
         }
     }
