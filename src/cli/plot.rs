@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::ilca_args::IlcaArgs;
+use gpu_sudoku::ilca::IlcaParams;
 use gpu_sudoku::plot::{
     save, Curve, Dash, Format, HLine, IlcaTrace, LinePlot, ProbabilityPanel, Rgb, TraceGrids,
     BLACK_RGB, GRAY_RGB, PALETTE,
@@ -123,13 +124,31 @@ fn record(a: &TraceArgs, file: &str) -> Result<IlcaTrace> {
         last = Some(t);
     }
     bail!(
-        "none of runs {}..{} solves puzzle {} of {file} within {} steps (last: {} steps)",
+        "none of runs {}..{} solves puzzle {} of {file} within {} steps (last: {} steps); {}",
         run,
         run + tries - 1,
         index,
         params.steps,
-        last.map_or(0, |t| t.steps.len().saturating_sub(1))
+        last.map_or(0, |t| t.steps.len().saturating_sub(1)),
+        find_solved_hint(&params, tries)
     )
+}
+
+/// What to change when `--find-solved` finds no solving run. Under fast rewards (lp/lr below
+/// the paper's 20) most runs freeze within a few dozen steps, so more runs rarely help; slower
+/// rewards do (docs/REPRODUCTION.md §4: 2% of the classic puzzle's runs solve under
+/// Algorithm 1, about half with `--lr 0.05 --compare free`).
+fn find_solved_hint(params: &IlcaParams, tries: usize) -> String {
+    let more_runs = format!("`--find-solved {}`", tries.saturating_mul(10));
+    if params.lp < 20.0 * params.lr {
+        format!(
+            "try slower rewards (`--lr 0.05 --compare free`: lp/lr = 20, which solves about \
+             half the runs of the paper's Fig. 3 puzzle), the improved variant \
+             (`--preset improved`) or more runs ({more_runs})"
+        )
+    } else {
+        format!("try more runs ({more_runs}), more steps (`--steps`) or the improved variant (`--preset improved`)")
+    }
 }
 
 pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
