@@ -46,7 +46,7 @@ for opts in "" "--compare free" "--compare all" "--tie first" "--tie keep" \
   run "ilca-$i" batch "$T/easy.txt" "$T/hard.txt" --backend cpu --runs 3 --steps 120 $opts \
     --json "$T/ilca-$i.json" --csv "$T/ilca-$i.csv"
 done
-if "$B" adapters 2>/dev/null | grep -q .; then
+if [ -n "$("$B" adapters 2>/dev/null)" ]; then
   run ilca-gpu batch "$T/easy.txt" "$T/hard.txt" --backend gpu --runs 3 --steps 120 --sr 20 \
     --json "$T/ilca-gpu.json"
   run rfss-gpu batch "$T/easy.txt" --algo rfss --backend gpu --max-generations 3000 \
@@ -69,7 +69,7 @@ cp "$T/trace-rfss.out" "$OUT/trace-rfss.out"
 for f in easy.txt uhard.txt; do
   run "solve-$f" solve "$T/$f"
   cp "$T/solve-$f.out" "$OUT/solve-$f.out"
-  run "rate-$f" rate "$T/$f" --json
+  run "rate-$f" rate "$T/$f" --json "$T/rate-$f.json"
   cp "$T/rate-$f.out" "$OUT/rate-$f.out"
 done
 run gen-paper generate --model paper --tier hard --count 5 --size 9 --seed 3

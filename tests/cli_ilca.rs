@@ -172,7 +172,9 @@ fn batch_json_holds_every_instance_and_every_solution_is_valid() {
     let csv = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv.lines().count(), 13);
     assert!(
-        csv.starts_with("file,label,puzzle,line,run,solved,steps,grid,compare,lp,lr,"),
+        csv.starts_with(
+            "file,label,puzzle,line,run,solved,steps,grid,param_compare,param_lp,param_lr,"
+        ),
         "{csv}"
     );
 }

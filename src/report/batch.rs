@@ -531,9 +531,11 @@ pub fn instances_csv(info: &BatchInfo, files: &[FileResults]) -> String {
             .collect(),
         _ => Vec::new(),
     };
+    // Parameter columns carry a `param_` prefix: the budget `steps` would otherwise share a
+    // name with the instance's `steps` (pandas reads such a pair as `steps` and `steps.1`).
     let mut out = String::from("file,label,puzzle,line,run,solved,steps,grid");
     for (k, _) in &params {
-        out.push(',');
+        out.push_str(",param_");
         out.push_str(k);
     }
     out.push('\n');
@@ -701,7 +703,18 @@ mod tests {
         );
         let csv = instances_csv(&info, &[f]);
         assert_eq!(csv.lines().count(), 3);
-        assert!(csv.starts_with("file,label,puzzle,line,run,solved,steps,grid,compare,lp,lr,"));
+        assert!(csv.starts_with(
+            "file,label,puzzle,line,run,solved,steps,grid,param_compare,param_lp,param_lr,"
+        ));
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let mut unique = header.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            header.len(),
+            "every column name once: {header:?}"
+        );
         assert!(
             csv.contains("dir/a.txt,a,1,5,0,false,250,1234341221434321,sharing,1.0,1.0,"),
             "{csv}"
