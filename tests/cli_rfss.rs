@@ -72,8 +72,9 @@ fn batch_json(d: &Path, backend: &str) -> serde_json::Value {
     );
     let csv = std::fs::read_to_string(csv).unwrap();
     assert_eq!(csv.lines().count(), 1 + 3, "{csv}");
-    assert!(csv
-        .starts_with("file,label,puzzle,line,run,solved,steps,grid,enhancement,max_generations,"));
+    assert!(csv.starts_with(
+        "file,label,puzzle,line,run,solved,steps,grid,param_enhancement,param_max_generations,"
+    ));
     serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
 }
 

@@ -301,7 +301,7 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
     let text = ok(sweep(&csv)
         .arg("--plot-dir")
         .arg(&figs)
-        .args(["--format", "both"]));
+        .args(["--figure-format", "both"]));
     assert!(text.contains("best all"), "{text}");
     let rows = parse_csv("s.csv", &std::fs::read_to_string(&csv).unwrap()).unwrap();
     // 3 ratios × 2 sr, each: 2 files + all + d bins.
@@ -371,7 +371,7 @@ fn cli_one_parameter_sweep_plots_rate_curves() {
             "--baseline",
             "lr=1,lp=1",
         ])
-        .args(["--lr", "0.3", "--lp", "2", "--format", "svg"])
+        .args(["--lr", "0.3", "--lp", "2", "--figure-format", "svg"])
         .arg("--csv")
         .arg(&csv)
         .arg("--plot-dir")
