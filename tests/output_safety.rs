@@ -175,31 +175,88 @@ fn outputs_are_refused_before_any_work() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+/// Drops the measured times (they differ between two runs), keeping every result.
+fn strip_times(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|k, _| !k.ends_with("_ms") && !k.ends_with("_s") && k != "seconds");
+            m.values_mut().for_each(strip_times);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip_times),
+        _ => {}
+    }
+}
+
 #[test]
 fn json_to_stdout_is_the_json_file() {
     let d = temp_dir("json-stdout");
     let file = d.join("r.json");
-    let args = [
+    let sweep_csv = d.join("s.csv");
+    let commands: [&[&str]; 5] = [
+        &[
+            "batch",
+            "puzzles/classic.txt",
+            "--runs",
+            "3",
+            "--backend",
+            "cpu",
+        ],
+        &[
+            "compare",
+            "puzzles/classic.txt",
+            "--algos",
+            "mrv,ilca",
+            "--runs",
+            "2",
+        ],
+        &["rfss", "puzzles/classic.txt", "--backend", "cpu"],
+        &["rate", "puzzles/classic.txt"],
+        &[
+            "sweep",
+            "puzzles/classic.txt",
+            "--runs",
+            "2",
+            "--steps",
+            "20",
+            "--sr",
+            "0:10:10",
+            "--backend",
+            "cpu",
+            "--csv",
+            sweep_csv.to_str().unwrap(),
+        ],
+    ];
+    for args in commands {
+        let to_stdout = common::run(&[args, &["--json", "-"]].concat());
+        let mut a: serde_json::Value = serde_json::from_str(&common::ok(&to_stdout))
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        std::fs::remove_file(&sweep_csv).ok();
+        common::ok(&common::run(
+            &[args, &["--json", file.to_str().unwrap()]].concat(),
+        ));
+        std::fs::remove_file(&sweep_csv).ok();
+        let mut b = parses(&file);
+        for v in [&mut a, &mut b] {
+            common::strip_where_and_when(v);
+            strip_times(v);
+        }
+        assert_eq!(a, b, "{args:?}");
+    }
+    // The table goes to stderr when the JSON takes stdout.
+    let out = common::run(&[
         "batch",
         "puzzles/classic.txt",
         "--runs",
-        "3",
+        "1",
         "--backend",
         "cpu",
-    ];
-    let to_stdout = common::run(&[&args[..], &["--json", "-"]].concat());
-    let mut a: serde_json::Value = serde_json::from_str(&common::ok(&to_stdout)).unwrap();
+        "--json",
+        "-",
+    ]);
     assert!(
-        String::from_utf8_lossy(&to_stdout.stderr).contains("solved"),
+        String::from_utf8_lossy(&out.stderr).contains("solved"),
         "the table goes to stderr"
     );
-    common::ok(&common::run(
-        &[&args[..], &["--json", file.to_str().unwrap()]].concat(),
-    ));
-    let mut b = parses(&file);
-    common::strip_where_and_when(&mut a);
-    common::strip_where_and_when(&mut b);
-    assert_eq!(a, b);
     std::fs::remove_dir_all(&d).ok();
 }
 

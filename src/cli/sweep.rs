@@ -322,6 +322,14 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .write((serde_json::to_string_pretty(&report)? + "\n").as_bytes())?;
     }
 
+    // Standard output, unless the JSON report takes it.
+    let say = |text: &str| {
+        if a.json.as_deref() == Some("-") {
+            super::output::stderr(text);
+        } else {
+            super::output::stdout(text);
+        }
+    };
     // The best setting per file and overall.
     let mut labels: Vec<String> = Vec::new();
     for r in rows
@@ -352,12 +360,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     )
                 })
                 .collect();
-            outln!(
-                "best {:<10} {:>6.2}% at {}",
+            say(&format!(
+                "best {:<10} {:>6.2}% at {}\n",
                 l,
                 b.solved_pct(),
                 at.join(", ")
-            );
+            ));
         }
     }
 
@@ -366,7 +374,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             bail!("no rows to plot");
         }
         for p in figures::write_all(&rows, dir, &a.figure_format.formats())? {
-            outln!("wrote {}", p.display());
+            say(&format!("wrote {}\n", p.display()));
         }
     }
     Ok(ExitCode::SUCCESS)
