@@ -225,3 +225,58 @@ fn instances_in_any_order_and_subset_agree() {
     }
     agree_on(&part, &small_submissions());
 }
+
+#[test]
+fn pruned_runs_agree_and_keep_their_puzzle_indices() {
+    use gpu_sudoku::backend::{Backend, Device};
+    use gpu_sudoku::ilca::{run, Prune};
+    if common::gpu().is_none() {
+        return;
+    }
+    let (gpu, _) = Device::open(Backend::Gpu, None).unwrap();
+    let puzzles = nine_by_nine();
+    // One setting as given and one pruned, interleaved in one batch.
+    let settings = [
+        IlcaParams {
+            steps: 60,
+            lr: 0.1,
+            lp: 2.0,
+            ..Default::default()
+        },
+        IlcaParams {
+            steps: 60,
+            lr: 0.1,
+            lp: 2.0,
+            prune: Prune::Singles,
+            ..Default::default()
+        },
+    ];
+    let batch = Batch::all(&puzzles, &settings, 3);
+    let cpu = run::run(&Device::Cpu, &batch, &|_| {}).unwrap();
+    let got = run::run(&gpu, &batch, &|_| {}).unwrap();
+    assert_eq!(got, cpu, "GPU and CPU differ on pruned runs");
+    for (r, i) in cpu.iter().zip(&batch.instances) {
+        assert_eq!(
+            (r.puzzle, r.run),
+            (i.puzzle, i.run),
+            "indices of the original puzzles"
+        );
+        if r.solved {
+            assert!(grid(&r.grid).is_solution_of(&puzzles[i.puzzle]));
+        }
+    }
+    // The classic puzzle falls to singles alone: solved at once when pruned.
+    let classic = |s: usize| {
+        cpu.iter()
+            .zip(&batch.instances)
+            .find(|(_, i)| i.setting == s && i.puzzle == 0)
+            .unwrap()
+            .0
+    };
+    assert!(
+        classic(1).solved && classic(1).steps <= 1,
+        "{:?}",
+        classic(1)
+    );
+    assert!(classic(0).steps > 1, "{:?}", classic(0));
+}

@@ -4,7 +4,7 @@
 
 use super::args::choice;
 use gpu_sudoku::ilca::presets::{self, Preset, PRESETS};
-use gpu_sudoku::ilca::{Compare, IlcaParams, ResetCheck, TieBreak};
+use gpu_sudoku::ilca::{Compare, IlcaParams, Prune, ResetCheck, TieBreak};
 
 /// `--preset NAME`: one of the presets, listed with what each is in `--help`.
 pub fn preset_parser() -> impl clap::builder::TypedValueParser<Value = &'static Preset> {
@@ -63,6 +63,10 @@ pub struct IlcaFixedArgs {
     /// Seed of the counter-based random draws [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// NOT IN THE PAPER: `singles` places every naked and hidden single before ILCA starts
+    /// (ILCA learns only the cells left open) [default: off].
+    #[arg(long, value_parser = choice::<Prune>())]
+    pub prune: Option<Prune>,
 }
 
 impl IlcaFixedArgs {
@@ -76,6 +80,7 @@ impl IlcaFixedArgs {
             tie: self.tie.unwrap_or(p.tie),
             reset_check: self.reset_check.unwrap_or(p.reset_check),
             seed: self.seed.unwrap_or(p.seed),
+            prune: self.prune.unwrap_or(p.prune),
             ..p
         }
     }
@@ -98,6 +103,7 @@ impl IlcaArgs {
             (f.tie.is_some(), "--tie"),
             (f.reset_check.is_some(), "--reset-check"),
             (f.seed.is_some(), "--seed"),
+            (f.prune.is_some(), "--prune"),
         ]
         .into_iter()
         .filter_map(|(c, name)| c.then_some(name))
@@ -132,7 +138,7 @@ impl IlcaArgs {
 pub fn describe(params: &IlcaParams, preset: Option<&str>) -> String {
     format!(
         "{}steps {}, lr {}, lp {}, sr {}, restart {}, penalty-floor {}, compare {}, tie {}, \
-         reset-check {}, seed {}",
+         reset-check {}, seed {}{}",
         preset.map_or(String::new(), |p| format!("preset {p}: ")),
         params.steps,
         params.lr,
@@ -143,6 +149,10 @@ pub fn describe(params: &IlcaParams, preset: Option<&str>) -> String {
         params.compare,
         params.tie,
         params.reset_check,
-        params.seed
+        params.seed,
+        match params.prune {
+            Prune::Off => String::new(),
+            p => format!(", prune {p} (not in the paper)"),
+        }
     )
 }

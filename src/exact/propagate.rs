@@ -3,7 +3,7 @@
 
 use super::search::Search;
 use super::Propagation;
-use crate::puzzle::{cell_name, symbol_for, Geometry};
+use crate::puzzle::{cell_name, symbol_for, Geometry, Grid};
 
 /// A contradiction found by [`singles`], described by its `Display` text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +36,26 @@ impl std::fmt::Display for Contradiction {
             }
         }
     }
+}
+
+/// `puzzle` with every naked and hidden single placed (see [`singles`]), or the contradiction
+/// the singles reach.
+pub fn place_singles(puzzle: &Grid) -> Result<Grid, Contradiction> {
+    let geo = puzzle.geometry();
+    let full = u64::MAX >> (64 - geo.n);
+    let mut mask: Vec<u64> = puzzle
+        .cells()
+        .iter()
+        .map(|&v| if v == 0 { full } else { 1u64 << (v - 1) })
+        .collect();
+    singles(geo, &mut mask)?;
+    let mut out = puzzle.clone();
+    for (c, &m) in mask.iter().enumerate() {
+        if m.count_ones() == 1 {
+            out.set(c, m.trailing_zeros() as u8 + 1);
+        }
+    }
+    Ok(out)
 }
 
 /// Naked and hidden singles on whole-grid candidate masks (bit d for digit d + 1, one mask per

@@ -69,6 +69,18 @@ crate::choice! {
     }
 }
 
+crate::choice! {
+    /// What is done to a puzzle before ILCA starts (NOT IN THE PAPER when not `off`).
+    pub enum Prune {
+        /// ILCA gets the puzzle as it is (the paper).
+        Off = "off",
+        /// Naked and hidden singles are placed first (on the host, before any engine starts),
+        /// and ILCA learns only the cells they leave open; a puzzle the singles contradict is
+        /// left as it is. The reported grid is checked against the original clues.
+        Singles = "singles",
+    }
+}
+
 /// Every parameter of an ILCA run; the CLI, the CPU engine and the GPU engine share it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct IlcaParams {
@@ -90,6 +102,8 @@ pub struct IlcaParams {
     pub reset_check: ResetCheck,
     /// Seed of the counter-based generator (draws depend on seed, puzzle, run, step, cell).
     pub seed: u64,
+    /// Preprocessing of the puzzle (not in the paper unless `off`); see [`Prune`].
+    pub prune: Prune,
 }
 
 impl Default for IlcaParams {
@@ -105,6 +119,7 @@ impl Default for IlcaParams {
             tie: TieBreak::Random,
             reset_check: ResetCheck::Permutation,
             seed: 1,
+            prune: Prune::Off,
         }
     }
 }
