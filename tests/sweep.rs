@@ -266,19 +266,101 @@ fn fails(c: &mut Command) -> String {
     err
 }
 
-fn assert_figure(p: &Path) {
+/// What [`assert_figure`] found in a figure file.
+struct FigureFile {
+    width: u32,
+    height: u32,
+    /// The texts of an SVG (titles, labels, legend entries); `None` for a PNG.
+    texts: Option<Vec<String>>,
+}
+
+impl FigureFile {
+    /// A text of the SVG contains `what`.
+    fn says(&self, what: &str) -> bool {
+        self.texts().iter().any(|t| t.contains(what))
+    }
+
+    /// A text of the SVG is exactly `what`.
+    fn has_text(&self, what: &str) -> bool {
+        self.texts().iter().any(|t| t == what)
+    }
+
+    fn texts(&self) -> &[String] {
+        self.texts.as_deref().expect("an SVG figure")
+    }
+}
+
+/// Checks a figure file: a PNG of a sensible size with a drawing on it (not blank, not one
+/// colour flood: between 2% and 80% of its pixels non-white, at least 12 colours), or an SVG
+/// of a sensible size with text and shapes.
+fn assert_figure(p: &Path) -> FigureFile {
     let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    assert!(
-        bytes.len() > 2000,
-        "{} is only {} bytes",
-        p.display(),
-        bytes.len()
-    );
+    let name = p.display();
+    let sensible = |w: u32, h: u32| (500..=5000).contains(&w) && (300..=5000).contains(&h);
     if p.extension().unwrap() == "png" {
-        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{}", p.display());
+        let mut reader = png::Decoder::new(&bytes[..]).read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let (w, h) = (info.width, info.height);
+        assert!(sensible(w, h), "{name} is {w} x {h} pixels");
+        assert_eq!(info.color_type, png::ColorType::Rgb, "{name}");
+        let px: Vec<&[u8]> = buf[..info.buffer_size()].chunks(3).collect();
+        let inked = px.iter().filter(|c| **c != [255, 255, 255]).count();
+        let share = inked as f64 / px.len() as f64;
+        assert!(
+            (0.02..=0.8).contains(&share),
+            "{name}: {:.1}% of the pixels are drawn on",
+            100.0 * share
+        );
+        let colours: std::collections::HashSet<&[u8]> = px.iter().copied().collect();
+        assert!(colours.len() >= 12, "{name}: {} colours", colours.len());
+        FigureFile {
+            width: w,
+            height: h,
+            texts: None,
+        }
     } else {
         let s = String::from_utf8(bytes).unwrap();
-        assert!(s.contains("<svg") && s.contains("<text"), "{}", p.display());
+        let attr = |a: &str| -> u32 {
+            let head = &s[s.find("<svg").expect("an <svg> element")..];
+            let at = head.find(&format!("{a}=\"")).unwrap() + a.len() + 2;
+            let v = &head[at..];
+            v[..v.find('"').unwrap()].parse().unwrap()
+        };
+        let (w, h) = (attr("width"), attr("height"));
+        assert!(sensible(w, h), "{name} is {w} x {h}");
+        let texts: Vec<String> = s
+            .split("<text")
+            .skip(1)
+            .map(|t| {
+                let body = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+                body.trim()
+                    .replace("&amp;", "&")
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+            })
+            .collect();
+        let shapes: usize = [
+            "<polyline",
+            "<path",
+            "<rect",
+            "<polygon",
+            "<circle",
+            "<line",
+        ]
+        .iter()
+        .map(|t| s.matches(t).count())
+        .sum();
+        assert!(
+            texts.len() >= 8 && shapes >= 10,
+            "{name}: {} texts, {shapes} shapes",
+            texts.len()
+        );
+        FigureFile {
+            width: w,
+            height: h,
+            texts: Some(texts),
+        }
     }
 }
 
@@ -312,6 +394,16 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
             assert_figure(&figs.join(format!("{f}.{ext}")));
         }
     }
+    // Band maps name the best cell's setting and its interval; the surface figure has its
+    // heat maps and both colour keys; the per-setting lines of the rate-vs-d plot are named.
+    let bands = assert_figure(&figs.join("bands-ratio-sr.svg"));
+    assert!(bands.says("at lp/lr = ") && bands.says("95% Wilson interval"));
+    let surface = assert_figure(&figs.join("surface-ratio-sr.svg"));
+    assert!(surface.says("heat maps: rate, %") && surface.says("Excellent [96, 100]"));
+    assert!(surface.says("rate %") && surface.has_text("sr"));
+    let by_d = assert_figure(&figs.join("rate-vs-d-ratio-sr.svg"));
+    assert!(by_d.says("best: lp/lr = ") && by_d.says("worst: lp/lr = "));
+    assert!(by_d.says("each of the other ") && by_d.says("bars: 95% interval"));
     // The same numbers as a plain batch for one setting.
     let inp = inputs(&files);
     let (all, sizes) = concat(&inp);
@@ -351,6 +443,17 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
         .arg("--plot-dir")
         .arg(&figs2));
     assert_figure(&figs2.join("bands-ratio-sr.png"));
+    // Without intervals.
+    let figs3 = dir.join("figs3");
+    ok(bin()
+        .arg("plot-sweep")
+        .arg(&csv)
+        .args(["--no-intervals", "--format", "svg", "--figures"])
+        .arg(&figs3));
+    for f in ["bands-ratio-sr", "surface-ratio-sr", "rate-vs-d-ratio-sr"] {
+        let fig = assert_figure(&figs3.join(format!("{f}.svg")));
+        assert!(!fig.says("interval"), "{f}");
+    }
 }
 
 #[test]
@@ -376,8 +479,19 @@ fn cli_one_parameter_sweep_plots_rate_curves() {
         .arg(&csv)
         .arg("--plot-dir")
         .arg(dir.join("f")));
-    assert_figure(&dir.join("f/rate-vs-steps.svg"));
-    assert_figure(&dir.join("f/rate-vs-d-steps.svg"));
+    // Rates with their intervals shaded, the baseline in the legend; in the rate-vs-d plot
+    // every setting named, the average with interval bars.
+    let rates = assert_figure(&dir.join("f/rate-vs-steps.svg"));
+    assert!(rates.says("shaded: 95% Wilson interval") && rates.says("all, baseline"));
+    let by_d = assert_figure(&dir.join("f/rate-vs-d-steps.svg"));
+    for label in [
+        "max steps = 10",
+        "max steps = 20",
+        "max steps = 30",
+        "bars: 95% interval",
+    ] {
+        assert!(by_d.says(label), "{label}");
+    }
     let rows = parse_csv("s.csv", &std::fs::read_to_string(&csv).unwrap()).unwrap();
     let solved_at = |s: u32| -> usize {
         rows.iter()
@@ -551,12 +665,54 @@ fn trace_pictures_from_a_recorded_run() {
         .arg(&csv)
         .arg("--out-dir")
         .arg(&dir)
-        .args(["--format", "both", "--title", "classic puzzle"]));
-    for f in ["trace-grids", "trace-probabilities"] {
+        .args(["--format", "both", "--title", "classic puzzle"])
+        .args(["--cell", "4,7", "--cell", "1,1"]));
+    for f in [
+        "trace-grids",
+        "trace-probabilities",
+        "trace-cell-4-7",
+        "trace-cell-1-1",
+    ] {
         for ext in ["png", "svg"] {
             assert_figure(&dir.join(format!("{f}.{ext}")));
         }
     }
+    // The overview numbers rows and columns, has axes, and marks clues as clues.
+    let all = assert_figure(&dir.join("trace-probabilities.svg"));
+    for label in [
+        "row 9",
+        "column 9",
+        "clue",
+        "clue cell",
+        "digit 9",
+        "probability 0 to 1",
+    ] {
+        assert!(all.says(label), "{label}");
+    }
+    // One cell as the paper's Fig. 4: its candidates' probabilities, the choices marked.
+    let cell = assert_figure(&dir.join("trace-cell-4-7.svg"));
+    for label in [
+        "cell C4,7",
+        "time-step",
+        "probability",
+        "the digit chosen at the step",
+    ] {
+        assert!(cell.says(label), "{label}");
+    }
+    // C4,7 is free in the classic puzzle; C1,1 is its clue 5.
+    assert!(!tr.clue[3 * 9 + 6] && tr.clue[0]);
+    assert!(assert_figure(&dir.join("trace-cell-1-1.svg")).says("a clue: its state is 5"));
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-trace")
+            .arg(&csv)
+            .args(["--cell", "10,1", "--out-dir"])
+            .arg(&dir),
+    );
+    assert!(e.contains("--cell 10,1: the puzzle is 9x9"), "{e}");
+    let mut c = bin();
+    let e = fails(c.arg("plot-trace").arg(&csv).args(["--cell", "0,4"]));
+    assert!(e.contains("give a cell as ROW,COLUMN"), "{e}");
     // `gpu-sudoku trace --csv` writes the same trace.
     let run = batch
         .iter()
@@ -663,7 +819,7 @@ fn trace_csv_errors_name_the_line() {
 #[test]
 fn lines_plot_for_species_proportions() {
     let dir = tmp("lines");
-    // 12 "species" over 5 samples: 4 grow, 8 shrink (Horn's Fig. 3 in miniature).
+    // 12 "species" over 5 samples: 4 grow, 8 shrink to 1e-30 (Horn's Fig. 3 in miniature).
     let mut text = String::from("generation,conflicts");
     for s in 0..12 {
         text.push_str(&format!(",s{s}"));
@@ -675,7 +831,7 @@ fn lines_plot_for_species_proportions() {
             let p = if s < 4 {
                 (1.0 + k as f64) / 12.0
             } else {
-                1.0 / 12.0 / (1.0 + k as f64)
+                1e-30f64.powf(k as f64 / 4.0) / 12.0
             };
             text.push_str(&format!(",{p}"));
         }
@@ -683,28 +839,39 @@ fn lines_plot_for_species_proportions() {
     }
     let csv = dir.join("species.csv");
     std::fs::write(&csv, text).unwrap();
-    for out in ["species.png", "species.svg"] {
+    let plot = |out: &str, extra: &[&str]| {
         ok(bin()
             .arg("plot-lines")
             .arg(&csv)
-            .args([
-                "--exclude",
-                "conflicts",
-                "--log-y",
-                "--initial-line",
-                "--top",
-                "4",
-            ])
-            .args([
-                "--title",
-                "RFSS species proportions",
-                "--y-label",
-                "proportion",
-            ])
+            .args(["--x", "generation", "--exclude", "conflicts", "--log-y"])
+            .args(["--initial-line", "--y-label", "proportion"])
+            .args(["--title", "RFSS, {series} species"])
+            .args(extra)
             .arg("--out")
             .arg(dir.join(out)));
-        assert_figure(&dir.join(out));
+        assert_figure(&dir.join(out))
+    };
+    for out in ["species.png", "species.svg"] {
+        plot(out, &["--top", "4"]);
     }
+    let fig = assert_figure(&dir.join("species.svg"));
+    // The title counts the series; the log axis is labelled down to the smallest value; the
+    // initial line and both groups are in the legend; the close-up panel is there.
+    for label in [
+        "RFSS, 12 species",
+        "1e-30",
+        "initial mean 0.0833",
+        "the 4 largest at the end",
+        "the other 8 series",
+        "from 0.417 to 0.417, 5.00e30× the largest other (8.33e-32)",
+        "close-up, linear scale",
+    ] {
+        assert!(fig.says(label), "{label}");
+    }
+    // Without --top: one panel; more series than colours are drawn alike and counted.
+    let one = plot("one.svg", &[]);
+    assert!(one.height < fig.height && one.width == fig.width);
+    assert!(one.has_text("12 series") && !one.says("close-up"));
     let mut c = bin();
     let e = fails(
         c.arg("plot-lines")
@@ -721,4 +888,12 @@ fn lines_plot_for_species_proportions() {
             .arg(dir.join("x.pdf")),
     );
     assert!(e.contains(".png or .svg"), "{e}");
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-lines")
+            .arg(&csv)
+            .args(["--exclude", "conflicts", "--top", "12", "--out"])
+            .arg(dir.join("x.png")),
+    );
+    assert!(e.contains("--top 12: must be between 1"), "{e}");
 }

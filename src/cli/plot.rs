@@ -3,17 +3,18 @@
 //! generations: Horn's Fig. 3).
 
 use anyhow::{bail, ensure, Context, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::ilca_args::IlcaArgs;
+use super::output::{self, Output};
 use gpu_sudoku::ilca::IlcaParams;
 use gpu_sudoku::plot::{
-    save, Curve, Dash, Format, HLine, IlcaTrace, LinePlot, ProbabilityPanel, Rgb, TraceGrids,
-    BLACK_RGB, GRAY_RGB, PALETTE,
+    cell_history, render, Curve, Dash, Format, HLine, IlcaTrace, LinePanels, LinePlot,
+    ProbabilityPanel, Rgb, TraceGrids, BLACK_RGB, GRAY_RGB, PALETTE,
 };
 use gpu_sudoku::puzzle::read_puzzles;
-use gpu_sudoku::sweep::{figures, parse_csv};
+use gpu_sudoku::sweep::{figures, parse_csv, Param, Row};
 
 /// Figure format(s) on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -43,6 +44,35 @@ pub struct SweepArgs {
     pub figures: PathBuf,
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
     pub format: FormatArg,
+    /// Leave out the Wilson 95% intervals (drawn by default: bands around the rate curves,
+    /// bars on the rate-vs-d average, the best cell's interval in band-map captions).
+    #[arg(long)]
+    pub no_intervals: bool,
+}
+
+/// The figure files a sweep of `swept` can write into `dir`, as outputs to check before work.
+pub fn sweep_figure_outputs(dir: &Path, swept: &[Param], formats: &[Format]) -> Vec<Output> {
+    figures::figure_names(swept, formats)
+        .into_iter()
+        .map(|name| Output::new("--figures", &dir.join(name).to_string_lossy()))
+        .collect()
+}
+
+/// Draws the figures of sweep rows into `dir` (checked before the work) and names each file
+/// through `say` (standard output, or standard error when a report takes standard output).
+pub fn write_sweep_figures(
+    rows: &[Row],
+    dir: &Path,
+    formats: &[Format],
+    opts: figures::Options,
+    say: &dyn Fn(&str),
+) -> Result<()> {
+    for (name, bytes) in figures::render_all(rows, formats, opts)? {
+        let path = dir.join(name);
+        Output::new("--figures", &path.to_string_lossy()).write(&bytes)?;
+        say(&format!("wrote {}\n", path.display()));
+    }
+    Ok(())
 }
 
 pub fn run_sweep(a: SweepArgs) -> Result<ExitCode> {
@@ -50,10 +80,31 @@ pub fn run_sweep(a: SweepArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&a.csv).with_context(|| format!("cannot read {name}"))?;
     let rows = parse_csv(&name, &text)?;
     ensure!(!rows.is_empty(), "{name}: no rows to plot");
-    for p in figures::write_all(&rows, &a.figures, &a.format.formats())? {
-        outln!("wrote {}", p.display());
-    }
+    let formats = a.format.formats();
+    let outputs = sweep_figure_outputs(&a.figures, &figures::axes(&rows)?, &formats);
+    output::check(&[&name], &outputs)?;
+    let opts = figures::Options {
+        intervals: !a.no_intervals,
+    };
+    write_sweep_figures(&rows, &a.figures, &formats, opts, &output::stdout)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A cell as `ROW,COLUMN`, both 1-based (the paper's C4,7 is `4,7`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellArg {
+    pub row: usize,
+    pub col: usize,
+}
+
+fn parse_cell(t: &str) -> Result<CellArg, String> {
+    let bad = || format!("`{t}`: give a cell as ROW,COLUMN, both from 1 (e.g. 4,7)");
+    let (r, c) = t.split_once(',').ok_or_else(bad)?;
+    let num = |s: &str| s.trim().parse::<usize>().ok().filter(|&v| v >= 1);
+    match (num(r), num(c)) {
+        (Some(row), Some(col)) => Ok(CellArg { row, col }),
+        _ => Err(bad()),
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -79,7 +130,8 @@ pub struct TraceArgs {
     pub write_trace: Option<PathBuf>,
     #[command(flatten)]
     pub ilca: IlcaArgs,
-    /// Folder for `trace-grids.*` (Fig. 3) and `trace-probabilities.*` (Fig. 4).
+    /// Folder for `trace-grids.*` (Fig. 3), `trace-probabilities.*` (Fig. 4 for every cell)
+    /// and `trace-cell-R-C.*` (--cell).
     #[arg(long, default_value = "figs", alias = "out-dir", value_name = "DIR")]
     pub figures: PathBuf,
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
@@ -87,6 +139,10 @@ pub struct TraceArgs {
     /// Most grid panels in the step-by-step picture.
     #[arg(long, default_value_t = 20)]
     pub max_frames: usize,
+    /// Also draw one cell as the paper's Fig. 4 does (its cell C4,7 is `--cell 4,7`): each
+    /// candidate digit's probability over the steps, the chosen digit marked. Repeatable.
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
+    pub cell: Vec<CellArg>,
     /// Title prefix (e.g. the puzzle and parameters).
     #[arg(long, default_value = "ILCA run")]
     pub title: String,
@@ -153,6 +209,30 @@ fn find_solved_hint(params: &IlcaParams, tries: usize) -> String {
 
 pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
     ensure!(a.max_frames >= 2, "--max-frames must be at least 2");
+    let formats = a.format.formats();
+    let figure = |stem: &str, f: Format| {
+        let path = a.figures.join(format!("{stem}.{}", f.ext()));
+        Output::new("--figures", &path.to_string_lossy())
+    };
+    let cell_stem = |c: &CellArg| format!("trace-cell-{}-{}", c.row, c.col);
+    let mut outputs = Vec::new();
+    for &f in &formats {
+        outputs.push(figure("trace-grids", f));
+        outputs.push(figure("trace-probabilities", f));
+        outputs.extend(a.cell.iter().map(|c| figure(&cell_stem(c), f)));
+    }
+    let trace_out = a
+        .write_trace
+        .as_ref()
+        .map(|p| Output::new("--write-trace", &p.to_string_lossy()));
+    outputs.extend(trace_out.clone());
+    let input = a
+        .trace
+        .as_ref()
+        .map(|t| t.display().to_string())
+        .or(a.puzzle.clone())
+        .unwrap_or_default();
+    output::check(&[&input], &outputs)?;
     let trace = match (&a.trace, &a.puzzle) {
         (Some(t), _) => {
             ensure!(
@@ -161,37 +241,48 @@ pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
             );
             IlcaTrace::read_csv(&t.display().to_string())?
         }
-        (None, Some(p)) => {
-            let t = record(&a, p)?;
-            if let Some(out) = &a.write_trace {
-                let f = std::fs::File::create(out)
-                    .with_context(|| format!("cannot write {}", out.display()))?;
-                t.write_csv(std::io::BufWriter::new(f))?;
-                outln!("wrote {}", out.display());
-            }
-            t
-        }
+        (None, Some(p)) => record(&a, p)?,
         (None, None) => bail!("give a trace CSV or --puzzle FILE"),
     };
-    std::fs::create_dir_all(&a.figures)
-        .with_context(|| format!("cannot create {}", a.figures.display()))?;
+    let n = trace.n();
+    for c in &a.cell {
+        ensure!(
+            c.row <= n && c.col <= n,
+            "--cell {},{}: the puzzle is {n}x{n} (rows and columns 1..{n})",
+            c.row,
+            c.col
+        );
+    }
+    if let Some(out) = &trace_out {
+        let mut csv = Vec::new();
+        trace.write_csv(&mut csv)?;
+        out.write(&csv)?;
+        outln!("wrote {}", a.write_trace.as_ref().expect("given").display());
+    }
     let last = *trace.steps.last().expect("a trace has frames");
-    for f in a.format.formats() {
+    let write = |out: Output, bytes: Vec<u8>| -> Result<()> {
+        out.write(&bytes)?;
+        if let output::Target::File(p) = &out.target {
+            outln!("wrote {}", p.display());
+        }
+        Ok(())
+    };
+    for &f in &formats {
         let mut grids = TraceGrids::new(
             &trace,
-            format!("{}: states by step (to step {last})", a.title),
+            format!("{}: states by step, to step {last}", a.title),
         );
         grids.max_frames = a.max_frames;
-        let p = a.figures.join(format!("trace-grids.{}", f.ext()));
-        save(&grids, &p)?;
-        outln!("wrote {}", p.display());
+        write(figure("trace-grids", f), render(&grids, f)?)?;
         let probs = ProbabilityPanel {
             trace: &trace,
             title: format!("{}: probability of each digit per cell", a.title),
         };
-        let p = a.figures.join(format!("trace-probabilities.{}", f.ext()));
-        save(&probs, &p)?;
-        outln!("wrote {}", p.display());
+        write(figure("trace-probabilities", f), render(&probs, f)?)?;
+        for c in &a.cell {
+            let plot = cell_history(&trace, c.row, c.col, &a.title)?;
+            write(figure(&cell_stem(c), f), render(&plot, f)?)?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -210,17 +301,23 @@ pub struct LinesArgs {
     /// Columns that are not series (repeatable), e.g. --exclude conflicts.
     #[arg(long)]
     pub exclude: Vec<String>,
-    /// Logarithmic y axis (non-positive values are left out).
+    /// Logarithmic y axis, labelled in powers of ten over the whole range of the data
+    /// (values of 0 or below cannot be drawn on it; the subtitle counts the series that reach 0).
     #[arg(long)]
     pub log_y: bool,
-    /// A dotted line at the series' mean first value (Horn's initial proportion 1/species).
+    /// A dashed line at the series' mean first value (Horn's initial proportion 1/species),
+    /// drawn over the curves.
     #[arg(long)]
     pub initial_line: bool,
     /// Colour the K series with the largest last value (Horn's upper group: as many species as
-    /// unknown cells) apart from the rest.
+    /// unknown cells) apart from the rest, drawn over them, and add a second panel: the largest
+    /// values close up on a linear scale, where the gap between the groups (or its absence)
+    /// shows; the subtitle gives both groups' values at the end.
     #[arg(long)]
     pub top: Option<usize>,
-    #[arg(long, default_value = "Series over time")]
+    /// Title; `{series}` is replaced by the number of series plotted (e.g. "RFSS, 25x25,
+    /// {series} species").
+    #[arg(long, default_value = "{series} series")]
     pub title: String,
     /// x axis title (default: the x column's name).
     #[arg(long)]
@@ -271,9 +368,14 @@ fn read_wide(path: &str) -> Result<(Vec<String>, Vec<Vec<f64>>)> {
     Ok((cols, rows))
 }
 
+/// Colour of the upper group (`--top`).
+const TOP_COLOUR: Rgb = PALETTE[3];
+
 pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
-    Format::of_path(&a.output)?;
+    let format = Format::of_path(&a.output)?;
     let path = a.csv.display().to_string();
+    let out = Output::new("--output", &a.output.to_string_lossy());
+    output::check(&[&path], std::slice::from_ref(&out))?;
     let (cols, rows) = read_wide(&path)?;
     let xi = match &a.x {
         Some(x) => cols
@@ -289,11 +391,9 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
         .filter(|&i| i != xi && !a.exclude.contains(&cols[i]))
         .collect();
     ensure!(!series.is_empty(), "{path}: no series columns left to plot");
-    let mut plot = LinePlot::new(
-        a.title.clone(),
-        a.x_label.clone().unwrap_or_else(|| cols[xi].clone()),
-        a.y_label.clone(),
-    );
+    let title = a.title.replace("{series}", &series.len().to_string());
+    let x_label = a.x_label.clone().unwrap_or_else(|| cols[xi].clone());
+    let mut plot = LinePlot::new(title.clone(), x_label.clone(), a.y_label.clone());
     plot.log_y = a.log_y;
     let pts = |i: usize| -> Vec<(f64, f64)> { rows.iter().map(|r| (r[xi], r[i])).collect() };
     let last = |i: usize| {
@@ -303,6 +403,9 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
             .find(|v| v.is_finite())
             .unwrap_or(f64::NAN)
     };
+    // Series by their last value, largest first.
+    let mut order = series.clone();
+    order.sort_by(|&p, &q| last(q).total_cmp(&last(p)));
     let mut top = vec![false; cols.len()];
     if let Some(k) = a.top {
         ensure!(
@@ -310,46 +413,64 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
             "--top {k}: must be between 1 and the number of series minus one ({})",
             series.len() - 1
         );
-        let mut order = series.clone();
-        order.sort_by(|&p, &q| last(q).total_cmp(&last(p)));
         for &i in &order[..k] {
             top[i] = true;
         }
     }
     let many = series.len() > PALETTE.len();
+    // The upper group is drawn last so that the others cannot cover it.
+    let mut drawn: Vec<usize> = series.iter().copied().filter(|&i| !top[i]).collect();
+    drawn.extend(series.iter().copied().filter(|&i| top[i]));
     let (mut seen_top, mut seen_rest) = (false, false);
-    for (j, &i) in series.iter().enumerate() {
-        let (label, colour) = if a.top.is_some() {
-            let first = if top[i] {
-                !std::mem::replace(&mut seen_top, true)
+    for (j, &i) in drawn.iter().enumerate() {
+        let (label, colour) = if let Some(k) = a.top {
+            let seen = if top[i] {
+                &mut seen_top
             } else {
-                !std::mem::replace(&mut seen_rest, true)
+                &mut seen_rest
             };
-            let l = if top[i] {
-                format!("top {} at the end", a.top.unwrap_or(0))
+            let label = if top[i] {
+                format!("the {k} largest at the end")
             } else {
-                "the others".to_string()
+                format!("the other {} series", series.len() - k)
             };
             (
-                first.then_some(l),
-                if top[i] { PALETTE[3] } else { GRAY_RGB },
+                (!std::mem::replace(seen, true)).then_some(label),
+                if top[i] { TOP_COLOUR } else { GRAY_RGB },
             )
         } else if many {
             (None, Rgb(60, 60, 60))
         } else {
             (Some(cols[i].clone()), PALETTE[j % PALETTE.len()])
         };
-        plot.curves.push(Curve {
-            label,
-            points: pts(i),
-            colour,
-            dash: Dash::Solid,
-            width: if many { 1 } else { 2 },
-            markers: false,
-        });
+        plot.curves
+            .push(Curve::line(label, pts(i), colour, if many { 1 } else { 2 }));
     }
-    if many && a.top.is_none() {
-        plot.subtitle = format!("{} series", series.len());
+    let mut notes = Vec::new();
+    if a.log_y {
+        let zero = series
+            .iter()
+            .filter(|&&i| rows.iter().any(|r| r[i] <= 0.0))
+            .count();
+        if zero > 0 {
+            notes.push(format!(
+                "{zero} series reach 0 or below (left out of the log axis from there)"
+            ));
+        }
+    }
+    if let Some(k) = a.top {
+        let fmt = gpu_sudoku::plot::fmt_sig3;
+        let (hi, lo, next) = (last(order[0]), last(order[k - 1]), last(order[k]));
+        let gap = if next > 0.0 {
+            format!(", {}× the largest other ({})", fmt(lo / next), fmt(next))
+        } else {
+            String::new()
+        };
+        notes.push(format!(
+            "at the end the {k} largest run from {} to {}{gap}",
+            fmt(lo),
+            fmt(hi)
+        ));
     }
     if a.initial_line {
         let firsts: Vec<f64> = series
@@ -362,17 +483,50 @@ pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
             "--initial-line: the first row has no values"
         );
         let y = firsts.iter().sum::<f64>() / firsts.len() as f64;
-        plot.hlines.push(HLine {
+        plot.hlines.push(HLine::new(
             y,
-            label: Some(format!("initial mean {}", gpu_sudoku::plot::fmt_num(y))),
-            colour: BLACK_RGB,
-            dash: Dash::Dotted,
-        });
+            Some(format!("initial mean {}", gpu_sudoku::plot::fmt_num(y))),
+            BLACK_RGB,
+            Dash::Dashed,
+        ));
     }
-    if let Some(dir) = a.output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    save(&plot, &a.output)?;
+    let bytes = match a.top {
+        Some(k) => {
+            plot.size.1 = 600;
+            let mut close = plot.clone();
+            close.log_y = false;
+            close.title = format!(
+                "close-up, linear scale: the {k} largest at the end (red) against the others"
+            );
+            let max = order
+                .iter()
+                .flat_map(|&i| pts(i))
+                .map(|p| p.1)
+                .filter(|v| v.is_finite())
+                .fold(0.0, f64::max);
+            close.y_range = Some((0.0, max * 1.08));
+            plot.title = if a.log_y {
+                "all series, log scale".into()
+            } else {
+                "all series".into()
+            };
+            let panels = LinePanels {
+                title,
+                subtitle: notes.join("; "),
+                panels: vec![plot, close],
+            };
+            render(&panels, format)?
+        }
+        None => {
+            plot.subtitle = std::iter::once(format!("{} series", series.len()))
+                .filter(|_| many)
+                .chain(notes)
+                .collect::<Vec<_>>()
+                .join("; ");
+            render(&plot, format)?
+        }
+    };
+    out.write(&bytes)?;
     outln!("wrote {}", a.output.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -75,6 +75,9 @@ pub struct Args {
     /// Figure format (`--format` is the puzzle files' layout here).
     #[arg(long, value_enum, default_value_t = FormatArg::Png)]
     pub figure_format: FormatArg,
+    /// Leave the Wilson 95% intervals out of the figures (drawn by default).
+    #[arg(long)]
+    pub no_intervals: bool,
     /// Width of the difficulty bins of the `d` rows (and of the rate-vs-d figure).
     #[arg(long, default_value_t = 0.05)]
     pub d_bin: f64,
@@ -157,11 +160,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .as_deref()
             .map(|p| super::output::Output::new("--json", p)),
     );
-    super::output::check(&input_paths, &outputs)?;
+    let formats = a.figure_format.formats();
     if let Some(dir) = &a.figures {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("--figures {}: cannot create it", dir.display()))?;
+        let swept: Vec<Param> = plan.axes.iter().map(|(p, _)| *p).collect();
+        outputs.extend(super::plot::sweep_figure_outputs(dir, &swept, &formats));
     }
+    super::output::check(&input_paths, &outputs)?;
     let inputs = read_inputs(&a.files, &a.input)?;
 
     let devices = a.device.open_many()?;
@@ -373,9 +377,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
         if rows.is_empty() {
             bail!("no rows to plot");
         }
-        for p in figures::write_all(&rows, dir, &a.figure_format.formats())? {
-            say(&format!("wrote {}\n", p.display()));
-        }
+        let opts = figures::Options {
+            intervals: !a.no_intervals,
+        };
+        super::plot::write_sweep_figures(&rows, dir, &formats, opts, &say)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -14,10 +14,10 @@ mod lines;
 mod trace;
 
 pub use bands::{band_of, Band, BandMaps, Heat, Surfaces, BANDS};
-pub use lines::{Curve, Dash, HLine, LinePlot};
-pub use trace::{check_trace, IlcaTrace, ProbabilityPanel, TraceGrids};
+pub use lines::{Curve, Dash, HLine, Interval, IntervalStyle, LinePanels, LinePlot};
+pub use trace::{cell_history, check_trace, IlcaTrace, ProbabilityPanel, TraceGrids};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -126,26 +126,56 @@ pub trait Figure {
         DB::ErrorType: 'static;
 }
 
+/// Most pixels a figure may have (a 100-megapixel PNG is 300 MB in memory).
+const MAX_PIXELS: u64 = 100_000_000;
+
+/// Draws `fig` in memory: the bytes of a PNG or SVG file.
+pub fn render(fig: &impl Figure, format: Format) -> Result<Vec<u8>> {
+    let (w, h) = fig.size();
+    ensure!(
+        w > 0 && h > 0 && w as u64 * h as u64 <= MAX_PIXELS,
+        "a figure of {w} x {h} pixels is empty or too large (at most {MAX_PIXELS} pixels)"
+    );
+    match format {
+        Format::Png => {
+            let mut rgb = vec![0u8; w as usize * h as usize * 3];
+            {
+                let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+                root.fill(&WHITE)?;
+                fig.draw(&root)?;
+                root.present()?;
+            }
+            let mut out = Vec::new();
+            let mut enc = png::Encoder::new(&mut out, w, h);
+            enc.set_color(png::ColorType::Rgb);
+            enc.set_depth(png::BitDepth::Eight);
+            // Figures are mostly flat colour: the best compression costs little time here.
+            enc.set_compression(png::Compression::Best);
+            enc.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+            let mut writer = enc.write_header()?;
+            writer.write_image_data(&rgb)?;
+            writer.finish()?;
+            Ok(out)
+        }
+        Format::Svg => {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+                root.fill(&WHITE)?;
+                fig.draw(&root)?;
+                root.present()?;
+            }
+            Ok(svg.into_bytes())
+        }
+    }
+}
+
 /// Writes `fig` to `path`, PNG or SVG by the extension; parent folders must exist.
 pub fn save(fig: &impl Figure, path: impl AsRef<Path>) -> Result<()> {
     let path = path.as_ref();
-    let size = fig.size();
     let what = || format!("cannot write the figure {}", path.display());
-    match Format::of_path(path)? {
-        Format::Png => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            root.fill(&WHITE).with_context(what)?;
-            fig.draw(&root).with_context(what)?;
-            root.present().with_context(what)?;
-        }
-        Format::Svg => {
-            let root = SVGBackend::new(path, size).into_drawing_area();
-            root.fill(&WHITE).with_context(what)?;
-            fig.draw(&root).with_context(what)?;
-            root.present().with_context(what)?;
-        }
-    }
-    Ok(())
+    let bytes = render(fig, Format::of_path(path)?).with_context(what)?;
+    std::fs::write(path, bytes).with_context(what)
 }
 
 /// A number for axis ticks and labels: no trailing zeros, at most 4 decimals.
@@ -165,11 +195,110 @@ pub fn fmt_num(x: f64) -> String {
     s.to_string()
 }
 
-/// Draws a legend (coloured line or box + label per entry) in `area`, one entry per line.
+/// An axis tick: whole numbers from 10,000 below 10⁹ with thousands separators (generations:
+/// 750,000 rather than 7.5e5), anything else as [`fmt_num`].
+pub fn fmt_tick(x: f64) -> String {
+    if x.fract() != 0.0 || !(1e4..1e9).contains(&x.abs()) {
+        return fmt_num(x);
+    }
+    let digits = format!("{}", x.abs() as u64);
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if x < 0.0 {
+        out.insert(0, '-');
+    }
+    out
+}
+
+/// What a legend entry shows before its label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    Line(Dash, u32),
+    /// A filled box (a band, an area, a colour class).
+    Box,
+    /// An error bar.
+    Bar,
+    /// A dot (markers without a line).
+    Dot,
+    /// Text only (a note under the entries).
+    Note,
+}
+
+/// One line of a legend.
+#[derive(Clone, Debug)]
+pub(crate) struct LegendEntry {
+    pub label: String,
+    pub colour: Rgb,
+    pub mark: Mark,
+}
+
+impl LegendEntry {
+    pub fn line(label: impl Into<String>, colour: Rgb, dash: Dash, width: u32) -> Self {
+        LegendEntry {
+            label: label.into(),
+            colour,
+            mark: Mark::Line(dash, width),
+        }
+    }
+
+    pub fn boxed(label: impl Into<String>, colour: Rgb) -> Self {
+        LegendEntry {
+            label: label.into(),
+            colour,
+            mark: Mark::Box,
+        }
+    }
+
+    pub fn bar(label: impl Into<String>, colour: Rgb) -> Self {
+        LegendEntry {
+            label: label.into(),
+            colour,
+            mark: Mark::Bar,
+        }
+    }
+
+    pub fn dot(label: impl Into<String>, colour: Rgb) -> Self {
+        LegendEntry {
+            label: label.into(),
+            colour,
+            mark: Mark::Dot,
+        }
+    }
+
+    pub fn note(label: impl Into<String>) -> Self {
+        LegendEntry {
+            label: label.into(),
+            colour: BLACK_RGB,
+            mark: Mark::Note,
+        }
+    }
+}
+
+/// A number to three significant digits, in exponent form below 0.01 or from 10⁵
+/// (3.09e-3, 0.0421, 1.5e5): for values that span decades.
+pub fn fmt_sig3(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return fmt_num(x);
+    }
+    if x.abs() < 0.01 || x.abs() >= 1e5 {
+        let s = format!("{x:.2e}");
+        let (m, e) = s.split_once('e').expect("exponent form");
+        return format!("{m}e{e}");
+    }
+    let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.digits$}")
+}
+
+/// Draws a legend (a mark and a label per entry, one entry per line) in `area`.
 pub(crate) fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: Option<&str>,
-    entries: &[(String, Rgb, Dash, u32, bool)],
+    entries: &[LegendEntry],
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
@@ -184,26 +313,51 @@ where
         ))?;
         y += 22;
     }
-    for (label, colour, dash, width, boxed) in entries {
-        let col = colour.c();
-        if *boxed {
-            area.draw(&Rectangle::new([(10, y - 6), (34, y + 8)], col.filled()))?;
-        } else {
-            let style = col.stroke_width(*width.max(&1));
-            match dash {
-                Dash::Solid => area.draw(&PathElement::new(vec![(8, y), (38, y)], style))?,
-                Dash::Dashed => {
-                    area.draw(&DashedPathElement::new(vec![(8, y), (38, y)], 6, 4, style))?
-                }
-                Dash::Dotted => {
-                    area.draw(&DashedPathElement::new(vec![(8, y), (38, y)], 2, 3, style))?
+    for e in entries {
+        let col = e.colour.c();
+        let mut text_x = 44;
+        match e.mark {
+            Mark::Box => area.draw(&Rectangle::new([(10, y - 6), (34, y + 8)], col.filled()))?,
+            Mark::Bar => {
+                let s = col.stroke_width(1);
+                area.draw(&PathElement::new(vec![(23, y - 7), (23, y + 7)], s))?;
+                area.draw(&PathElement::new(vec![(18, y - 7), (28, y - 7)], s))?;
+                area.draw(&PathElement::new(vec![(18, y + 7), (28, y + 7)], s))?;
+            }
+            Mark::Note => text_x = 8,
+            Mark::Dot => area.draw(&Circle::new((23, y), 4, col.filled()))?,
+            Mark::Line(dash, width) => {
+                let style = col.stroke_width(width.max(1));
+                let pts = vec![(8, y), (38, y)];
+                match dash {
+                    Dash::Solid => area.draw(&PathElement::new(pts, style))?,
+                    Dash::Dashed => area.draw(&DashedPathElement::new(pts, 6, 4, style))?,
+                    Dash::Dotted => area.draw(&DashedPathElement::new(pts, 2, 3, style))?,
                 }
             }
         }
-        area.draw(&Text::new(label.clone(), (44, y - 8), font.clone()))?;
+        let font = if e.mark == Mark::Note {
+            font.clone().color(&RGBColor(70, 70, 70))
+        } else {
+            font.clone().color(&BLACK)
+        };
+        area.draw(&Text::new(e.label.clone(), (text_x, y - 8), font))?;
         y += 22;
     }
     Ok(())
+}
+
+/// A colour of the viridis ramp at `t` in [0, 1] (dark purple to yellow), for continuous
+/// values (heat maps, ordered settings).
+pub fn ramp(t: f64) -> Rgb {
+    let c: RGBColor = ViridisRGB::get_color_normalized(t.clamp(0.0, 1.0) as f32, 0.0, 1.0);
+    Rgb(c.0, c.1, c.2)
+}
+
+/// `c` scaled towards black by `k` in [0, 1] (1 = unchanged): shading of lit surfaces.
+pub fn shade(c: Rgb, k: f64) -> Rgb {
+    let f = |v: u8| (v as f64 * k.clamp(0.0, 1.0)).round() as u8;
+    Rgb(f(c.0), f(c.1), f(c.2))
 }
 
 #[cfg(test)]
@@ -237,6 +391,39 @@ mod tests {
         assert_eq!(fmt_num(1e-4), "1e-4");
         assert_eq!(fmt_num(250000.0), "2.5e5");
         assert_eq!(fmt_num(0.1 + 0.2), "0.3");
+    }
+
+    #[test]
+    fn figures_render_in_memory_within_a_pixel_budget() {
+        let mut p = LinePlot::new("t", "x", "y");
+        p.curves
+            .push(Curve::new("a", vec![(0.0, 1.0), (1.0, 2.0)], PALETTE[0]));
+        let png = render(&p, Format::Png).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let svg = String::from_utf8(render(&p, Format::Svg).unwrap()).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("\na\n"), "{svg}");
+        p.size = (20_000, 20_000);
+        let e = render(&p, Format::Png).unwrap_err().to_string();
+        assert!(e.contains("too large"), "{e}");
+        p.size = (0, 10);
+        assert!(render(&p, Format::Svg).is_err());
+    }
+
+    #[test]
+    fn ticks_group_thousands() {
+        assert_eq!(fmt_tick(750000.0), "750,000");
+        assert_eq!(fmt_tick(-12000.0), "-12,000");
+        assert_eq!(fmt_tick(250.0), "250");
+        assert_eq!(fmt_tick(0.25), "0.25");
+        assert_eq!(fmt_tick(2e9), "2e9");
+    }
+
+    #[test]
+    fn three_significant_digits() {
+        assert_eq!(fmt_sig3(0.0030864), "3.09e-3");
+        assert_eq!(fmt_sig3(0.0421), "0.0421");
+        assert_eq!(fmt_sig3(12.345), "12.3");
+        assert_eq!(fmt_sig3(150000.0), "1.50e5");
     }
 
     #[test]

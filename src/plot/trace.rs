@@ -17,7 +17,7 @@
 //! Without a step 0, one is made from step 1: the clues' states, and step 1's probabilities
 //! (which are the initial ones).
 
-use super::{digit_colour, draw_legend, Dash, Figure, Rgb};
+use super::{digit_colour, draw_legend, Curve, Figure, LegendEntry, LinePlot, Rgb};
 use crate::ilca::{trace, IlcaParams};
 use crate::puzzle::{symbol_for, Geometry, Grid, MAX_BOX, MIN_BOX};
 use anyhow::{bail, ensure, Context, Result};
@@ -340,11 +340,11 @@ impl Figure for TraceGrids<'_> {
         let (frames, omitted) = self.frames();
         let mut title = self.title.clone();
         if omitted > 0 {
-            title.push_str(&format!(" ({omitted} frames with changes not shown)"));
+            title.push_str(&format!("; {omitted} frames with changes not shown"));
         }
         let area = root.titled(&title, ("sans-serif", 24))?;
         let area = area.titled(
-            "yellow background, blue digit: the cell's state changed at this step; black: clue",
+            "yellow background, blue digit: the cell's state changed at this step; grey background, bold black: clue",
             ("sans-serif", 14).into_font().color(&RGBColor(80, 80, 80)),
         )?;
         let n = t.n();
@@ -375,11 +375,9 @@ impl Figure for TraceGrids<'_> {
             for (c, &ch) in changed.iter().enumerate() {
                 let (r, col) = ((c / n) as i32, (c % n) as i32);
                 let (x, y) = (gx + col * px, gy + r * px);
-                if ch {
-                    area.draw(&Rectangle::new(
-                        [(x, y), (x + px, y + px)],
-                        HIGHLIGHT.filled(),
-                    ))?;
+                if ch || t.clue[c] {
+                    let fill = if ch { HIGHLIGHT } else { CLUE_FILL };
+                    area.draw(&Rectangle::new([(x, y), (x + px, y + px)], fill.filled()))?;
                 }
                 area.draw(&Rectangle::new(
                     [(x, y), (x + px, y + px)],
@@ -422,19 +420,34 @@ impl Figure for TraceGrids<'_> {
     }
 }
 
-/// Every cell's probability vector over the steps as a stacked area (the paper's Fig. 4): an
-/// n × n panel of small plots, boxes outlined, the new state marked below each plot when it
-/// changes.
+/// Every cell's probability vector over the steps as a stacked area (the paper's Fig. 4 for
+/// all cells at once): an n × n panel of small plots with rows and columns numbered, a step
+/// axis under the bottom row and a probability axis left of the first column, boxes outlined.
+/// Under each free cell's plot a strip shows the state chosen at each step (the digit's
+/// colour) and ends in the final digit; clue cells are grey boxes with their digit.
 #[derive(Clone, Debug)]
 pub struct ProbabilityPanel<'a> {
     pub trace: &'a IlcaTrace,
     pub title: String,
 }
 
+/// Margins of the panel grid: row numbers and the y axis on the left, column numbers on top,
+/// the x axis below.
+const PANEL_LEFT: u32 = 78;
+const PANEL_TOP: u32 = 26;
+const PANEL_BOTTOM: u32 = 48;
+const PANEL_LEGEND: u32 = 200;
+const CLUE_FILL: RGBColor = RGBColor(228, 228, 228);
+
 impl ProbabilityPanel<'_> {
     fn mini(&self) -> (u32, u32) {
         let n = self.trace.n() as u32;
         ((1400 / n).max(40), (1000 / n).max(30))
+    }
+
+    /// Text in the panels only when they are large enough to read it.
+    fn labelled(&self) -> bool {
+        self.mini().0 >= 60
     }
 }
 
@@ -442,7 +455,10 @@ impl Figure for ProbabilityPanel<'_> {
     fn size(&self) -> (u32, u32) {
         let n = self.trace.n() as u32;
         let (w, h) = self.mini();
-        (w * n + 40 + 150, h * n + 110)
+        (
+            w * n + PANEL_LEFT + 20 + PANEL_LEGEND,
+            h * n + PANEL_TOP + PANEL_BOTTOM + 60,
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -454,29 +470,62 @@ impl Figure for ProbabilityPanel<'_> {
         ensure!(!t.steps.is_empty(), "the trace has no frames");
         let n = t.n();
         let (mw, mh) = self.mini();
+        let (mw_i, mh_i) = (mw as i32, mh as i32);
         let area = root.titled(&self.title, ("sans-serif", 24))?;
         let area = area.titled(
-            "stacked probability of each digit at each step (before its choice); digits below a plot: the cell's new state",
+            "each cell: stacked probability of each digit at each step, before the step's choice; strip below: the state chosen at each step, then the final digit",
             ("sans-serif", 14).into_font().color(&RGBColor(80, 80, 80)),
         )?;
         let (w, _) = area.dim_in_pixel();
-        let (grid_area, legend_area) = area.split_horizontally(w - 150);
-        let grid_area = grid_area.margin(10, 10, 20, 10);
+        let (grid_area, legend_area) = area.split_horizontally(w - PANEL_LEGEND);
         // Frame 0 repeats step 1's probabilities (those step 1 chose from): start at step 1.
         let f0 = usize::from(t.steps.len() > 1 && t.steps[0] == 0);
         let steps = &t.steps[f0..];
         let x0 = steps[0] as f64;
         let x1 = (*steps.last().expect("non-empty") as f64).max(x0 + 1.0);
-        let marker_font = ((mh as f64 * 0.16).max(8.0), FontStyle::Bold);
-        let min_gap = (x1 - x0) * 0.09;
+        let (gx, gy) = (PANEL_LEFT as i32, PANEL_TOP as i32);
+        let (side_x, side_y) = (n as i32 * mw_i, n as i32 * mh_i);
+        let labelled = self.labelled();
+        let small = TextStyle::from(("sans-serif", 13).into_font());
+        let centre = Pos::new(HPos::Center, VPos::Center);
+        // Geometry of one cell's box: plot, then strip, then a gap.
+        let strip_h = (mh_i / 12).clamp(4, 9);
+        let plot_h = mh_i - strip_h - 6;
+        let digit_w = if labelled { 14 } else { 0 };
         for c in 0..n * n {
             let (r, col) = (c / n, c % n);
+            let (ox, oy) = (gx + col as i32 * mw_i, gy + r as i32 * mh_i);
+            let (px0, px1) = (ox + 3, ox + mw_i - 3);
+            let (py0, py1) = (oy + 3, oy + 3 + plot_h);
+            if t.clue[c] {
+                grid_area.draw(&Rectangle::new(
+                    [(ox + 1, oy + 1), (ox + mw_i - 1, oy + mh_i - 1)],
+                    CLUE_FILL.filled(),
+                ))?;
+                let v = t.states[0][c];
+                let size = (mh as f64 * 0.45).max(9.0);
+                grid_area.draw(&Text::new(
+                    symbol_for(v).to_string(),
+                    (ox + mw_i / 2, oy + mh_i / 2),
+                    ("sans-serif", size)
+                        .into_font()
+                        .style(FontStyle::Bold)
+                        .color(&RGBColor(60, 60, 60))
+                        .pos(centre),
+                ))?;
+                if labelled {
+                    grid_area.draw(&Text::new(
+                        "clue".to_string(),
+                        (ox + 6, oy + 5),
+                        small.clone().color(&RGBColor(110, 110, 110)),
+                    ))?;
+                }
+                continue;
+            }
             let sub = grid_area
                 .clone()
-                .shrink(((col as u32 * mw) as i32, (r as u32 * mh) as i32), (mw, mh));
-            let mut chart = ChartBuilder::on(&sub)
-                .margin(2)
-                .build_cartesian_2d(x0..x1, -0.24..1.0)?;
+                .shrink((px0, py0), ((px1 - px0) as u32, plot_h as u32));
+            let mut chart = ChartBuilder::on(&sub).build_cartesian_2d(x0..x1, 0.0..1.0)?;
             // Stacked areas, digit 1 at the bottom.
             let mut lower = vec![0f64; steps.len()];
             for k in 0..n {
@@ -501,64 +550,201 @@ impl Figure for ProbabilityPanel<'_> {
                 }
                 lower = upper;
             }
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(x0, 0.0), (x1, 1.0)],
+            grid_area.draw(&Rectangle::new(
+                [(px0, py0), (px1, py1)],
                 RGBColor(120, 120, 120).stroke_width(1),
-            )))?;
-            if !t.clue[c] {
-                let mut last_x = f64::NEG_INFINITY;
-                for f in f0.max(1)..t.steps.len() {
-                    let (v, prev) = (t.states[f][c], t.states[f - 1][c]);
-                    let x = t.steps[f] as f64;
-                    if v != 0 && v != prev && x - last_x >= min_gap {
-                        let colour = digit_colour(v as usize, n).c();
-                        chart.draw_series(std::iter::once(Text::new(
-                            symbol_for(v).to_string(),
-                            (x, -0.02),
-                            ("sans-serif", marker_font.0)
-                                .into_font()
-                                .style(marker_font.1)
-                                .color(&colour)
-                                .pos(Pos::new(HPos::Center, VPos::Top)),
-                        )))?;
-                        last_x = x;
-                    }
+            ))?;
+            // The state strip: step i covers [x(step_i), x(step_i+1)).
+            let (sy0, sy1) = (py1 + 2, py1 + 2 + strip_h);
+            let sx1 = px1 - digit_w;
+            let to_px = |x: f64| px0 + ((x - x0) / (x1 - x0) * (sx1 - px0) as f64).round() as i32;
+            for (i, &s) in steps.iter().enumerate() {
+                let v = t.states[f0 + i][c];
+                if v == 0 {
+                    continue;
+                }
+                let a = to_px(s as f64);
+                let b = steps
+                    .get(i + 1)
+                    .map_or(sx1, |&e| to_px(e as f64))
+                    .max(a + 1);
+                grid_area.draw(&Rectangle::new(
+                    [(a, sy0), (b, sy1)],
+                    digit_colour(v as usize, n).c().filled(),
+                ))?;
+            }
+            let last = *t.states.last().expect("frames")[..].get(c).unwrap_or(&0);
+            if labelled && last != 0 {
+                grid_area.draw(&Text::new(
+                    symbol_for(last).to_string(),
+                    (px1 - digit_w / 2 + 1, (sy0 + sy1) / 2),
+                    ("sans-serif", 13)
+                        .into_font()
+                        .style(FontStyle::Bold)
+                        .color(&digit_colour(last as usize, n).c())
+                        .pos(centre),
+                ))?;
+            }
+        }
+        // Thin cell borders, bold box borders.
+        let b = t.b as i32;
+        for k in 0..=n as i32 {
+            let bold = k % b == 0;
+            let style = if bold {
+                BLACK.stroke_width(2)
+            } else {
+                RGBColor(190, 190, 190).stroke_width(1)
+            };
+            let (sx, sy) = (gx + k * mw_i, gy + k * mh_i);
+            grid_area.draw(&PathElement::new(vec![(sx, gy), (sx, gy + side_y)], style))?;
+            grid_area.draw(&PathElement::new(vec![(gx, sy), (gx + side_x, sy)], style))?;
+        }
+        // Row and column numbers (1-based, as the paper's C4,7 = row 4, column 7).
+        let word = labelled;
+        for k in 0..n as i32 {
+            let name = |what: &str| {
+                if word {
+                    format!("{what} {}", k + 1)
+                } else {
+                    (k + 1).to_string()
+                }
+            };
+            grid_area.draw(&Text::new(
+                name("column"),
+                (gx + k * mw_i + mw_i / 2, gy - 12),
+                small.clone().pos(centre),
+            ))?;
+            grid_area.draw(&Text::new(
+                name("row"),
+                (gx - 34, gy + k * mh_i + mh_i / 2),
+                small.clone().pos(centre),
+            ))?;
+        }
+        // Axes: probability 0..1 left of the first column, steps under the bottom row.
+        let axis_font = TextStyle::from(("sans-serif", 11).into_font());
+        for r in 0..n as i32 {
+            let (py0, py1) = (gy + r * mh_i + 3, gy + r * mh_i + 3 + plot_h);
+            for (y, l) in [(py1, "0"), (py0, "1")] {
+                grid_area.draw(&PathElement::new(
+                    vec![(gx - 4, y), (gx, y)],
+                    BLACK.stroke_width(1),
+                ))?;
+                grid_area.draw(&Text::new(
+                    l.to_string(),
+                    (gx - 6, y),
+                    axis_font.clone().pos(Pos::new(HPos::Right, VPos::Center)),
+                ))?;
+            }
+        }
+        let ticks = [x0, (x0 + x1) / 2.0, x1];
+        for col in 0..n as i32 {
+            let (px0, px1) = (gx + col * mw_i + 3, gx + col * mw_i + mw_i - 3 - digit_w);
+            for (i, &x) in ticks.iter().enumerate() {
+                if !labelled && i == 1 {
+                    continue;
+                }
+                let xp = px0 + ((x - x0) / (x1 - x0) * (px1 - px0) as f64).round() as i32;
+                grid_area.draw(&PathElement::new(
+                    vec![(xp, gy + side_y), (xp, gy + side_y + 4)],
+                    BLACK.stroke_width(1),
+                ))?;
+                if labelled || col == 0 || col == n as i32 - 1 {
+                    grid_area.draw(&Text::new(
+                        crate::plot::fmt_num(x.round()),
+                        (xp, gy + side_y + 6),
+                        axis_font.clone().pos(Pos::new(HPos::Center, VPos::Top)),
+                    ))?;
                 }
             }
         }
-        // Box outlines.
-        let b = t.b as i32;
-        for k in 0..=b {
-            let (sx, sy) = (k * b * mw as i32, k * b * mh as i32);
-            let (wx, hy) = (n as i32 * mw as i32, n as i32 * mh as i32);
-            grid_area.draw(&PathElement::new(
-                vec![(sx, 0), (sx, hy)],
-                BLACK.stroke_width(2),
-            ))?;
-            grid_area.draw(&PathElement::new(
-                vec![(0, sy), (wx, sy)],
-                BLACK.stroke_width(2),
-            ))?;
-        }
         grid_area.draw(&Text::new(
-            format!("x: steps {} to {}; y: probability 0 to 1", x0, x1),
-            (0, n as i32 * mh as i32 + 4),
-            ("sans-serif", 13),
+            format!(
+                "x: step {} to {} in every cell; y: probability 0 to 1",
+                x0, x1
+            ),
+            (gx, gy + side_y + 24),
+            ("sans-serif", 14),
         ))?;
-        let entries: Vec<(String, Rgb, Dash, u32, bool)> = (1..=n)
+        let mut entries: Vec<LegendEntry> = (1..=n)
             .map(|v| {
-                (
-                    format!("digit {}", symbol_for(v as u8)),
-                    digit_colour(v, n),
-                    Dash::Solid,
-                    1,
-                    true,
-                )
+                LegendEntry::boxed(format!("digit {}", symbol_for(v as u8)), digit_colour(v, n))
             })
             .collect();
+        entries.push(LegendEntry::boxed("clue cell", Rgb(228, 228, 228)));
         draw_legend(&legend_area.margin(20, 0, 0, 0), Some("digit"), &entries)?;
         Ok(())
     }
+}
+
+/// One cell's candidate probabilities over the steps (the paper's Fig. 4, e.g. its cell C4,7:
+/// `row` 4, `col` 7, 1-based): a line per digit that is ever possible, a dot on the digit the
+/// step chose. A line plot, written with [`super::save`] like any other.
+pub fn cell_history(trace: &IlcaTrace, row: usize, col: usize, title: &str) -> Result<LinePlot> {
+    check_trace(trace)?;
+    let n = trace.n();
+    ensure!(
+        (1..=n).contains(&row) && (1..=n).contains(&col),
+        "cell {row},{col} is outside the {n}x{n} grid (rows and columns are 1..{n})"
+    );
+    let c = (row - 1) * n + (col - 1);
+    // Frame 0 repeats step 1's probabilities (those step 1 chose from): start at step 1.
+    let f0 = usize::from(trace.steps.len() > 1 && trace.steps[0] == 0);
+    let frames = f0..trace.steps.len();
+    let mut plot = LinePlot::new(
+        format!("{title}: cell C{row},{col} (row {row}, column {col})"),
+        "time-step",
+        "probability",
+    );
+    plot.y_range = Some((-0.02, 1.02));
+    plot.legend_title = Some("digit".into());
+    let last = trace.states.last().map_or(0, |s| s[c]);
+    plot.subtitle = if trace.clue[c] {
+        format!("a clue: its state is {} at every step", symbol_for(last))
+    } else {
+        format!(
+            "probability of each candidate before the step's choice (digits never possible left out); final state {}",
+            symbol_for(last)
+        )
+    };
+    for k in 0..n {
+        let pts: Vec<(f64, f64)> = frames
+            .clone()
+            .map(|f| (trace.steps[f] as f64, trace.probs[f][c * n + k] as f64))
+            .collect();
+        if pts.iter().all(|p| p.1 <= 0.0) {
+            continue;
+        }
+        let colour = digit_colour(k + 1, n);
+        plot.curves.push(Curve::line(
+            Some(format!("digit {}", symbol_for(k as u8 + 1))),
+            pts,
+            colour,
+            2,
+        ));
+        // A clue is never chosen: no dots.
+        let chosen: Vec<(f64, f64)> = frames
+            .clone()
+            .filter(|&f| !trace.clue[c] && trace.steps[f] > 0)
+            .filter(|&f| trace.states[f][c] as usize == k + 1)
+            .map(|f| (trace.steps[f] as f64, trace.probs[f][c * n + k] as f64))
+            .collect();
+        if !chosen.is_empty() {
+            let mut dots = Curve::line(None, chosen, colour, 0);
+            dots.markers = true;
+            plot.curves.push(dots);
+        }
+    }
+    ensure!(
+        !plot.curves.is_empty(),
+        "cell {row},{col}: no digit has a probability above 0"
+    );
+    if !trace.clue[c] {
+        plot.legend_extra.push(LegendEntry::dot(
+            "the digit chosen at the step",
+            Rgb(70, 70, 70),
+        ));
+    }
+    Ok(plot)
 }
 
 /// Geometry check for callers building traces by hand.
