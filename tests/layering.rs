@@ -89,3 +89,39 @@ fn no_module_imports_upward() {
     let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
     assert!(!lib.contains("mod cli"), "the CLI belongs to the binary");
 }
+
+/// README's "Where things are" names every entry of `src/` (and nothing that is gone).
+#[test]
+fn readme_map_matches_the_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let map = readme
+        .split("## Where things are")
+        .nth(1)
+        .expect("README has a 'Where things are' section");
+    let map = map.split("\n## ").next().unwrap();
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(root.join("src")).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let shown = if e.path().is_dir() {
+            format!("`src/{name}/")
+        } else {
+            format!("`src/{name}`")
+        };
+        if !map.contains(&shown) {
+            missing.push(shown);
+        }
+    }
+    assert!(missing.is_empty(), "README's map misses {missing:?}");
+    // Every `src/…` path the map names exists.
+    for part in map.split('`').skip(1).step_by(2) {
+        if let Some(path) = part.strip_prefix("src/") {
+            let path = path.split(['{', ' ']).next().unwrap();
+            assert!(
+                root.join("src").join(path).exists(),
+                "README's map names src/{path}, which is gone"
+            );
+        }
+    }
+}
