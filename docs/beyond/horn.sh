@@ -2,7 +2,8 @@
 # Horn's 25x25 run (issue #17, item 4): 25x25 puzzles with Horn's 301 clues of several kinds
 # (rated tier, random removal with and without a unique solution, a 180-degree symmetric clue
 # layout), and rated-easy puzzles with more clues, each rated (`rate --json`) and run with
-# plain RFSS for a bounded 100,000 generations (`rfss --json`, CPU reference).
+# plain RFSS for a bounded 100,000 generations (`rfss --json`, CPU reference); then the
+# logic-easy puzzles nearest to a solution for Horn's 750,000 generations and longer.
 # Usage: sh docs/beyond/horn.sh [BINARY] [OUTDIR]  (files go to OUTDIR/horn)
 set -e
 BIN=${1:-target/release/gpu-sudoku}; H=${2:-docs/beyond}/horn
@@ -47,3 +48,13 @@ echo "horn/rated-easy-313-750k $(($(date +%s) - start)) s ($(date -u +%Y-%m-%dT%
 start=$(date +%s)
 nice -n 5 "$BIN" rfss "$H/rated-easy-301.txt" --backend cpu --max-generations 750000 --json "$H/rated-easy-301-750k.rfss.json" > /dev/null
 echo "horn/rated-easy-301-750k $(($(date +%s) - start)) s ($(date -u +%Y-%m-%dT%H:%MZ))" >> "$H/../wall.txt"
+# The two of them left with fewest conflicts (puzzles 1 and 3 of the file), for 2,000,000.
+grep -v '^#' "$H/rated-easy-301.txt" | sed -n '2p;4p' > "$H/rated-easy-301-near.txt"
+start=$(date +%s)
+nice -n 5 "$BIN" rfss "$H/rated-easy-301-near.txt" --backend cpu --max-generations 2000000 --json "$H/rated-easy-301-near-2m.rfss.json" > /dev/null
+echo "horn/rated-easy-301-near-2m $(($(date +%s) - start)) s ($(date -u +%Y-%m-%dT%H:%MZ))" >> "$H/../wall.txt"
+# The other two (puzzles 0 and 2) for 3,000,000.
+grep -v '^#' "$H/rated-easy-301.txt" | sed -n '1p;3p' > "$H/rated-easy-301-far.txt"
+start=$(date +%s)
+nice -n 5 "$BIN" rfss "$H/rated-easy-301-far.txt" --backend cpu --max-generations 3000000 --json "$H/rated-easy-301-far-3m.rfss.json" > /dev/null
+echo "horn/rated-easy-301-far-3m $(($(date +%s) - start)) s ($(date -u +%Y-%m-%dT%H:%MZ))" >> "$H/../wall.txt"
