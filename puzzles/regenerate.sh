@@ -19,3 +19,9 @@ $G --model paper --d 0.5184 --unique --count 5 --size 25 --seed 25 -o puzzles/25
 $G --model paper --d 0.4 --unique --count 3 --size 36 --seed 36 -o puzzles/36x36.txt
 $G --model rated --tier medium --d 0.5184 --count 5 --size 25 --seed 25 -o puzzles/25x25-logic.txt
 $G --model paper --d 0.4 --unique --count 3 --size 49 --seed 49 -o puzzles/49x49.txt
+for s in 16 25; do
+    for f in 40 45 50; do
+        d=$(awk "BEGIN { printf \"%.2f\", 1 - $f / 100 }")
+        $G --model paper --d "$d" --count 10 --size $s --seed 1 -o puzzles/paper-${s}x${s}-f$f.txt
+    done
+done

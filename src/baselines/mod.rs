@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 pub use acs::{Acs, AcsParams};
 pub use astar::{AStar, Heuristic};
-pub use backtrack::{Backtracking, Mrv};
+pub use backtrack::{Backtracking, Exact, Mrv};
 pub use ga::{Crossover, Ga, GaParams, Mutation, Selection};
 pub use local::{HillClimbing, SimulatedAnnealing};
 
@@ -140,9 +140,10 @@ pub trait Baseline: Send + Sync {
 }
 
 /// Names accepted by [`by_name`].
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 11] = [
     "backtrack",
     "mrv",
+    "exact",
     "astar",
     "astar-small",
     "astar-big",
@@ -161,6 +162,7 @@ pub fn by_name(name: &str, training: &[Grid]) -> Result<Box<dyn Baseline>> {
     Ok(match name {
         "backtrack" => Box::new(Backtracking),
         "mrv" => Box::new(Mrv),
+        "exact" => Box::new(Exact),
         "astar" => Box::new(AStar::new(Heuristic::Basic)),
         "astar-small" => Box::new(AStar::new(Heuristic::SmallCrossed)),
         "astar-big" => Box::new(AStar::new(Heuristic::BigCrossed)),

@@ -42,6 +42,32 @@ fn exact_baselines_solve_the_classic() {
 }
 
 #[test]
+fn exact_baseline_solves_famous_hard_puzzles_and_stops_on_its_node_limit() {
+    let exact = by_name("exact", &[]).unwrap();
+    assert_eq!((exact.name(), exact.unit()), ("exact", "nodes"));
+    for line in [CLASSIC, AI_ESCARGOT, PLATINUM_BLONDE] {
+        let p = grid(line);
+        let a = exact.solve(&p, 0, &Budget::iterations(1_000_000));
+        check(&a, &p);
+        assert!(a.solved, "{line}");
+        assert!(a.iterations >= 1);
+        // Deterministic: the seed is not used.
+        assert_eq!(
+            a,
+            Attempt {
+                elapsed: a.elapsed,
+                ..exact.solve(&p, 7, &Budget::iterations(1_000_000))
+            }
+        );
+    }
+    // Platinum Blonde needs a search: one node (the root) is not enough.
+    let p = grid(PLATINUM_BLONDE);
+    let a = exact.solve(&p, 0, &Budget::iterations(1));
+    check(&a, &p);
+    assert!(!a.solved);
+}
+
+#[test]
 fn weighted_astar_learns_and_solves() {
     let p = grid(CLASSIC);
     let w = AStar::weighted(std::slice::from_ref(&p), Heuristic::Basic).unwrap();

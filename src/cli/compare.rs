@@ -3,7 +3,7 @@
 //! time-to-solution, the time per attempt and the iterations; `--json`/`--csv` hold every
 //! attempt.
 //!
-//! Algorithm names: the baselines' (`backtrack`, `mrv`, `astar…`, `ga…`, `sa`, `hc`, `acs…`),
+//! Algorithm names: the baselines' (`backtrack`, `mrv`, `exact`, `astar…`, `ga…`, `sa`, `hc`, `acs…`),
 //! `ilca` (the `--preset` and ILCA options, Algorithm 1 by default), `ilca-PRESET` (a preset by
 //! name, e.g. `ilca-table6`, `ilca-improved`), `rfss` (plain), `rfss-propagate`, `rfss-mrv` (the
 //! labelled enhancements).
@@ -32,10 +32,10 @@ pub struct Args {
     /// Puzzle files (one puzzle per line, or n lines of integers).
     #[arg(required = true)]
     pub files: Vec<String>,
-    /// Comma-separated algorithms: backtrack, mrv, astar, astar-small, astar-big,
-    /// astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, acs (ant colony system,
-    /// Lloyd & Amos), acs-q0-Q (another greedy probability), ilca, ilca-PRESET (e.g.
-    /// ilca-table6), rfss, rfss-propagate, rfss-mrv.
+    /// Comma-separated algorithms: backtrack, mrv, exact (the project's exact solver), astar,
+    /// astar-small, astar-big, astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, acs
+    /// (ant colony system, Lloyd & Amos), acs-q0-Q (another greedy probability), ilca,
+    /// ilca-PRESET (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv.
     #[arg(long, default_value = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss")]
     pub algos: String,
     /// Attempts per puzzle (stochastic algorithms get a different seed per attempt).
