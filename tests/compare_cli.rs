@@ -130,3 +130,33 @@ fn compare_runs_acs() {
     let again = again.iter().find(|r| r["algo"] == "acs").unwrap();
     assert_eq!(acs["mean_iterations"], again["mean_iterations"]);
 }
+
+#[test]
+fn prune_reaches_every_ilca_entry() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+        .args([
+            "compare",
+            "puzzles/classic.txt",
+            "--algos",
+            "ilca,ilca-improved",
+        ])
+        .args(["--runs", "2", "--prune", "singles", "--json", "-"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("XDG_RUNTIME_DIR", "/tmp")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for algo in ["ilca", "ilca-improved"] {
+        assert_eq!(v["params"]["settings"][algo]["prune"], "singles", "{algo}");
+    }
+    // The classic puzzle falls to singles: every pruned run is solved at its first step.
+    for row in v["rows"].as_array().unwrap() {
+        assert_eq!(row["solved"], 2, "{row}");
+        assert_eq!(row["median_iterations"], 1.0, "{row}");
+    }
+}

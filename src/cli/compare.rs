@@ -9,14 +9,14 @@
 //! labelled enhancements).
 
 use super::args::InputArgs;
-use super::args::{print_table, ReportArgs};
+use super::args::{choice, print_table, ReportArgs};
 use super::ilca_args::preset_parser;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::baselines::{self, Budget};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::{self, Preset};
-use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
+use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance, Prune};
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::batch::{csv_field, provenance_here, InputInfo, SCHEMA};
 use gpu_sudoku::report::stats::{tts99, wilson95, Tts};
@@ -58,6 +58,10 @@ pub struct Args {
     /// presets run side by side as `ilca-PRESET` entries of --algos.
     #[arg(long, value_parser = preset_parser(), value_name = "NAME")]
     pub preset: Option<&'static Preset>,
+    /// NOT IN THE PAPER: `singles` places every naked and hidden single before each ILCA entry
+    /// (`ilca`, `ilca-PRESET`) starts [default: off].
+    #[arg(long, value_parser = choice::<Prune>(), default_value_t = Prune::Off)]
+    pub prune: Prune,
     #[command(flatten)]
     pub reports: ReportArgs,
     /// Run only shard K of N (0 ≤ K < N) of the (file, algorithm, puzzle, run) attempts;
@@ -182,6 +186,7 @@ fn parse_algos(s: &str, ilca: &IlcaParams, rfss: &RfssParams) -> Result<Vec<Algo
             };
             let params = IlcaParams {
                 seed: ilca.seed,
+                prune: ilca.prune,
                 ..preset.params()
             };
             Algo::Ilca(name.into(), params)
@@ -292,6 +297,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let ilca_steps = limit("ILCA steps")?;
     let ilca = IlcaParams {
         seed: a.seed,
+        prune: a.prune,
         ..a.preset.map_or_else(IlcaParams::default, Preset::params)
     };
     let rfss_params = RfssParams {
