@@ -265,6 +265,23 @@ fn pruned_runs_agree_and_keep_their_puzzle_indices() {
             assert!(grid(&r.grid).is_solution_of(&puzzles[i.puzzle]));
         }
     }
+    // `trace` replays any pruned instance exactly (same pruned puzzle, same random key).
+    for (r, i) in cpu
+        .iter()
+        .zip(&batch.instances)
+        .filter(|(_, i)| i.setting == 1)
+    {
+        let end = gpu_sudoku::ilca::trace::record(
+            &puzzles[i.puzzle],
+            &settings[1],
+            i.puzzle,
+            i.run,
+            |_| Ok(()),
+        )
+        .unwrap();
+        assert_eq!(end.solved_at.is_some(), r.solved, "{i:?}");
+        assert_eq!(end.grid.to_line(), r.grid, "{i:?}");
+    }
     // The classic puzzle falls to singles alone: solved at once when pruned.
     let classic = |s: usize| {
         cpu.iter()

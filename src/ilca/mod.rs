@@ -81,6 +81,19 @@ crate::choice! {
     }
 }
 
+impl Prune {
+    /// The puzzle ILCA starts from under this choice (see [`Prune`]), as a function of the
+    /// puzzle given.
+    pub fn on(self) -> impl Fn(&Grid) -> Grid {
+        move |puzzle| match self {
+            Prune::Off => puzzle.clone(),
+            Prune::Singles => {
+                crate::exact::place_singles(puzzle).unwrap_or_else(|_| puzzle.clone())
+            }
+        }
+    }
+}
+
 /// Every parameter of an ILCA run; the CLI, the CPU engine and the GPU engine share it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct IlcaParams {

@@ -3,7 +3,7 @@
 
 use super::{cpu, gpu, Batch, Instance, Prune};
 use crate::backend::{Device, Progress};
-use crate::exact::place_singles;
+use crate::puzzle::Grid;
 use crate::report::InstanceResult;
 use anyhow::Result;
 
@@ -11,45 +11,36 @@ use anyhow::Result;
 /// verified, identical on every device.
 pub fn run(device: &Device, batch: &Batch, progress: Progress) -> Result<Vec<InstanceResult>> {
     batch.validate()?;
-    if batch.settings.iter().all(|s| s.prune == Prune::Off) {
+    let prunes = |i: &Instance| batch.settings[i.setting].prune != Prune::Off;
+    if !batch.instances.iter().any(prunes) {
         return run_as_given(device, batch, progress);
     }
-    // `--prune singles`: the engines run on the pruned puzzles, appended after the originals,
-    // so the instances of other settings in the batch keep theirs.
-    let n = batch.puzzles.len();
-    let mut puzzles = batch.puzzles.to_vec();
-    puzzles.extend(
-        batch
-            .puzzles
-            .iter()
-            .map(|g| place_singles(g).unwrap_or_else(|_| g.clone())),
-    );
-    let pruned = Batch {
-        puzzles: &puzzles,
-        settings: batch.settings,
-        instances: batch
-            .instances
-            .iter()
-            .map(|i| Instance {
-                puzzle: match batch.settings[i.setting].prune {
-                    Prune::Off => i.puzzle,
-                    Prune::Singles => n + i.puzzle,
-                },
-                ..*i
-            })
-            .collect(),
-    };
-    let mut results = run_as_given(device, &pruned, progress)?;
-    for r in &mut results {
-        r.puzzle %= n;
-        // The pruned puzzle holds the original clues, so this cannot fail; it is the promise.
-        if r.solved {
-            let grid = crate::puzzle::parse_str(&r.grid, Some(batch.puzzles[r.puzzle].side()))?
-                .remove(0)
-                .grid;
-            grid.verify_solution_of(&batch.puzzles[r.puzzle])
-                .map_err(|e| anyhow::anyhow!("internal error: pruned run solved wrongly: {e}"))?;
+    // `--prune singles`: the instances of pruning settings run on the pruned puzzles, the others
+    // on the puzzles as given; every instance keeps its puzzle index, hence its random key.
+    let pruned: Vec<Grid> = batch.puzzles.iter().map(Prune::Singles.on()).collect();
+    let mut results = vec![None; batch.instances.len()];
+    for prune in [false, true] {
+        let at: Vec<usize> = (0..batch.instances.len())
+            .filter(|&k| prunes(&batch.instances[k]) == prune)
+            .collect();
+        let part = Batch {
+            puzzles: if prune { &pruned } else { batch.puzzles },
+            settings: batch.settings,
+            instances: at.iter().map(|&k| batch.instances[k]).collect(),
+        };
+        for (k, r) in at.into_iter().zip(run_as_given(device, &part, progress)?) {
+            results[k] = Some(r);
         }
+    }
+    let results: Vec<InstanceResult> = results.into_iter().flatten().collect();
+    // A pruned puzzle holds the original clues, so this cannot fail; it is the promise.
+    for r in results.iter().filter(|r| r.solved) {
+        let original = &batch.puzzles[r.puzzle];
+        crate::puzzle::parse_str(&r.grid, Some(original.side()))?
+            .remove(0)
+            .grid
+            .verify_solution_of(original)
+            .map_err(|e| anyhow::anyhow!("internal error: a pruned run solved wrongly: {e}"))?;
     }
     Ok(results)
 }

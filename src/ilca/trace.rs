@@ -67,7 +67,7 @@ pub fn start(
     run: usize,
 ) -> Result<TraceStart> {
     check(params, puzzle_index, run)?;
-    let prob = Problem::new(puzzle, params);
+    let prob = Problem::new(&params.prune.on()(puzzle), params);
     Ok(TraceStart {
         b: prob.geom.b,
         clue: prob.clue.clone(),
@@ -99,7 +99,8 @@ pub fn record(
     mut on_step: impl FnMut(&TraceStep) -> Result<()>,
 ) -> Result<TraceEnd> {
     check(params, puzzle_index, run)?;
-    let prob = Problem::new(puzzle, params);
+    // The puzzle the batch runs too (`--prune`), with the same random key.
+    let prob = Problem::new(&params.prune.on()(puzzle), params);
     let g = prob.geom;
     let cells = g.cells;
     let mut st = State::new(&prob);
