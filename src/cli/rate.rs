@@ -11,7 +11,7 @@ use anyhow::Result;
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::exact::Solutions;
 use gpu_sudoku::generate::{rate_with_solution, Technique, Tier};
-use gpu_sudoku::report::batch::{InputInfo, SCHEMA};
+use gpu_sudoku::report::batch::{Header, InputInfo};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -55,10 +55,8 @@ pub struct Row {
 /// The JSON report: the tool, the command and the input, then one object per puzzle.
 #[derive(Serialize)]
 struct Report<'a> {
-    tool: &'static str,
-    version: &'static str,
-    schema: u32,
-    command: Vec<String>,
+    #[serde(flatten)]
+    header: Header,
     input: InputInfo,
     puzzles: &'a [Row],
 }
@@ -140,10 +138,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     a.reports.write(
         || {
             let report = Report {
-                tool: "gpu-sudoku",
-                version: env!("CARGO_PKG_VERSION"),
-                schema: SCHEMA,
-                command: std::env::args().collect(),
+                header: Header::new(std::env::args().collect()),
                 input: InputInfo::of_file(&file),
                 puzzles: &rows,
             };

@@ -9,7 +9,7 @@ use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::Preset;
 use gpu_sudoku::ilca::{Compare, ResetCheck, TieBreak};
 use gpu_sudoku::puzzle::{read_puzzles, Grid, PuzzleFile};
-use gpu_sudoku::report::batch::SCHEMA;
+use gpu_sudoku::report::batch::Header;
 use gpu_sudoku::reproduce::baselines::{INFO_H410, PYUZZLE_GA, PYUZZLE_GENERATIONS, PYUZZLE_RUNS};
 use gpu_sudoku::reproduce::rfss::HORN_2017;
 use gpu_sudoku::reproduce::{self, BaselinesReproduction, Reading, RfssReproduction};
@@ -133,10 +133,8 @@ pub fn run(c: Command) -> Result<ExitCode> {
 /// The JSON of every `reproduce` command: provenance, then the reproduction's own fields.
 #[derive(Serialize)]
 struct Report<'a, T: Serialize> {
-    tool: &'static str,
-    version: &'static str,
-    schema: u32,
-    command: Vec<String>,
+    #[serde(flatten)]
+    header: Header,
     backend: &'static str,
     adapter: Option<String>,
     /// The folder the inputs were read from.
@@ -156,10 +154,7 @@ impl<'a, T: Serialize> Report<'a, T> {
         reproduction: &'a T,
     ) -> Self {
         Report {
-            tool: "gpu-sudoku",
-            version: env!("CARGO_PKG_VERSION"),
-            schema: SCHEMA,
-            command: std::env::args().collect(),
+            header: Header::new(std::env::args().collect()),
             backend,
             adapter,
             puzzles,

@@ -6,7 +6,7 @@ use super::args::{print_table, DeviceArgs, ReportArgs};
 use super::rfss_args::RfssArgs;
 use anyhow::Result;
 use gpu_sudoku::puzzle::Grid;
-use gpu_sudoku::report::batch::{csv_field, SCHEMA};
+use gpu_sudoku::report::batch::{csv_field, Header};
 use gpu_sudoku::rfss::{self, Enhancement, RfssOutcome, RfssParams, Status};
 use serde::Serialize;
 use std::process::ExitCode;
@@ -38,10 +38,8 @@ struct PuzzleJson<'a> {
 /// The JSON report: provenance and parameters like `batch`, then every puzzle's outcome.
 #[derive(Serialize)]
 struct Report<'a> {
-    tool: &'static str,
-    version: &'static str,
-    schema: u32,
-    command: Vec<String>,
+    #[serde(flatten)]
+    header: Header,
     algorithm: &'static str,
     backend: &'static str,
     adapter: Option<String>,
@@ -109,10 +107,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     a.reports.write(
         || {
             let report = Report {
-                tool: "gpu-sudoku",
-                version: env!("CARGO_PKG_VERSION"),
-                schema: SCHEMA,
-                command: std::env::args().collect(),
+                header: Header::new(std::env::args().collect()),
                 algorithm: "rfss",
                 backend: device.name(),
                 adapter: device.adapter(),

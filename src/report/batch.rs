@@ -10,6 +10,28 @@ use std::collections::BTreeMap;
 
 /// Version of the JSON reports' layout; it changes when a field changes meaning or goes.
 pub const SCHEMA: u32 = 2;
+
+/// The fields every JSON report opens with: which tool and version wrote it, its schema, and
+/// the command line that made it (so the run can be repeated).
+#[derive(Clone, Debug, Serialize)]
+pub struct Header {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub schema: u32,
+    pub command: Vec<String>,
+}
+
+impl Header {
+    /// The header of a report made by `command` (argv).
+    pub fn new(command: Vec<String>) -> Header {
+        Header {
+            tool: "gpu-sudoku",
+            version: env!("CARGO_PKG_VERSION"),
+            schema: SCHEMA,
+            command,
+        }
+    }
+}
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -350,10 +372,8 @@ fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
 /// Everything needed to reproduce and audit an ILCA batch.
 #[derive(Serialize)]
 struct BatchJson<'a> {
-    tool: &'static str,
-    version: &'static str,
-    schema: u32,
-    command: &'a [String],
+    #[serde(flatten)]
+    header: Header,
     algorithm: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     preset: Option<&'a str>,
@@ -455,10 +475,7 @@ pub fn provenance_here(started: std::time::SystemTime) -> serde_json::Value {
 /// The JSON report of a batch (pretty-printed).
 pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
     let doc = BatchJson {
-        tool: "gpu-sudoku",
-        version: env!("CARGO_PKG_VERSION"),
-        schema: SCHEMA,
-        command: info.command,
+        header: Header::new(info.command.to_vec()),
         algorithm: info.algorithm,
         preset: info.preset,
         backend: info.backend,
