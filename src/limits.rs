@@ -1,6 +1,8 @@
-//! Runs that say what they cost: before a batch starts, its memory (results held until the end,
-//! and the reports built from them) is estimated from the counts and refused when it would not
-//! fit the machine's available memory, with the estimate and what to change.
+//! Runs that say what they cost: before a batch starts, the memory it holds (the chunks of
+//! results in flight; finished records wait on disk) and the disk its records take (the
+//! journal and the reports) are estimated from the counts, and a run that would not fit the
+//! machine's available memory or the output folder's free space is refused, with the estimate
+//! and what to change.
 
 use anyhow::{bail, Result};
 
@@ -13,20 +15,82 @@ pub fn available_memory() -> Option<u64> {
     kib.checked_mul(1024)
 }
 
-/// Memory a batch holds per instance with `cells` cells per grid: the instance, its result
-/// record with its final grid, and each requested report's record of it (JSON, CSV).
-pub fn bytes_per_instance(cells: usize, json: bool, csv: bool) -> u64 {
+/// Bytes the file system holding `path` (a file or folder; a missing file is looked up in its
+/// folder) can still give to this user; `None` where that is unknown.
+#[cfg(unix)]
+pub fn available_disk(path: &std::path::Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = match path.parent() {
+        _ if path.is_dir() => path,
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let dir = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `dir` is a NUL-terminated path and `st` is space for one statvfs, which the call
+    // fills when it returns 0.
+    let st = unsafe {
+        if libc::statvfs(dir.as_ptr(), st.as_mut_ptr()) != 0 {
+            return None;
+        }
+        st.assume_init()
+    };
+    (st.f_bavail as u64).checked_mul(st.f_frsize as u64)
+}
+
+#[cfg(not(unix))]
+pub fn available_disk(_: &std::path::Path) -> Option<u64> {
+    None
+}
+
+/// Memory a batch holds per instance of a chunk in flight, with `cells` cells per grid: the
+/// instance and its result record with its final grid.
+pub fn held_bytes_per_instance(cells: usize) -> u64 {
+    24 + 64 + cells as u64
+}
+
+/// Disk a batch's records take per instance, with `cells` cells per grid: its line in the
+/// journal, and its record in each requested report (JSON, CSV).
+pub fn disk_bytes_per_instance(cells: usize, json: bool, csv: bool) -> u64 {
     let cells = cells as u64;
-    let held = 24 + 64 + cells; // instance, result (fields, grid line)
+    let journal = 60 + cells;
     let json_record = if json { 160 + cells } else { 0 };
     let csv_record = if csv { 96 + cells } else { 0 };
-    held + json_record + csv_record
+    journal + json_record + csv_record
+}
+
+/// Refuses records of `instances` instances of `bytes_each` when that exceeds `available`
+/// (the free space where they go, when known), saying what they would need and what helps.
+pub fn check_disk(
+    instances: u64,
+    bytes_each: u64,
+    available: Option<(u64, &std::path::Path)>,
+    what_helps: &str,
+) -> Result<()> {
+    let Some(need) = instances.checked_mul(bytes_each) else {
+        bail!("the records of {instances} instances cannot be written (the size overflows); {what_helps}");
+    };
+    if let Some((have, place)) = available {
+        if need > have {
+            bail!(
+                "the records of {instances} instances would take about {} of disk (about \
+                 {bytes_each} bytes each: journal and reports), more than the {} free at {}; \
+                 {what_helps}",
+                fmt_bytes(need),
+                fmt_bytes(have),
+                place.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// A readable size: 1.5 GB, 320 MB, 12 kB.
 pub fn fmt_bytes(b: u64) -> String {
     let b = b as f64;
-    if b >= 1e9 {
+    if b >= 1e12 {
+        format!("{:.1} TB", b / 1e12)
+    } else if b >= 1e9 {
         format!("{:.1} GB", b / 1e9)
     } else if b >= 1e6 {
         format!("{:.0} MB", b / 1e6)
@@ -40,6 +104,7 @@ pub fn fmt_bytes(b: u64) -> String {
 pub fn check_memory(
     instances: u64,
     bytes_each: u64,
+    held: &str,
     available: Option<u64>,
     what_helps: &str,
 ) -> Result<()> {
@@ -50,7 +115,7 @@ pub fn check_memory(
         if need > have {
             bail!(
                 "{instances} instances would need about {} of memory (about {bytes_each} bytes \
-                 each: results and reports), more than the {} available; {what_helps}",
+                 each: {held}), more than the {} available; {what_helps}",
                 fmt_bytes(need),
                 fmt_bytes(have)
             );
@@ -65,18 +130,44 @@ mod tests {
 
     #[test]
     fn estimates_and_refusals() {
-        assert_eq!(bytes_per_instance(81, false, false), 24 + 64 + 81);
-        assert_eq!(bytes_per_instance(81, true, true), 169 + 241 + 177);
-        check_memory(1_000, 500, Some(1_000_000), "use fewer --runs").unwrap();
-        let e = check_memory(1_000_000_000, 500, Some(20_000_000_000), "use fewer --runs")
-            .unwrap_err()
-            .to_string();
+        assert_eq!(held_bytes_per_instance(81), 24 + 64 + 81);
+        assert_eq!(disk_bytes_per_instance(81, true, true), 141 + 241 + 177);
+        let here = std::path::Path::new(".");
+        check_disk(1_000, 500, Some((1_000_000, here)), "x").unwrap();
+        let e = check_disk(
+            1_000_000,
+            500,
+            Some((1_000_000, here)),
+            "write fewer reports",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("500 MB of disk") && e.contains("1 MB free at .") && e.contains("fewer"),
+            "{e}"
+        );
+        assert!(check_disk(u64::MAX, 2, None, "x").is_err());
+        // The folder of a file that does not exist yet.
+        for file in ["./no-such-file.json", "no-such-file.json"] {
+            assert!(available_disk(std::path::Path::new(file)).is_some_and(|b| b > 0));
+        }
+        check_memory(1_000, 500, "x", Some(1_000_000), "use fewer --runs").unwrap();
+        let e = check_memory(
+            1_000_000_000,
+            500,
+            "x",
+            Some(20_000_000_000),
+            "use fewer --runs",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("500.0 GB") && e.contains("20.0 GB available") && e.contains("fewer --runs"),
             "{e}"
         );
-        assert!(check_memory(u64::MAX, 2, None, "x").is_err());
-        check_memory(u64::MAX / 4, 2, None, "unknown memory: no refusal").unwrap();
+        assert!(check_memory(u64::MAX, 2, "x", None, "x").is_err());
+        check_memory(u64::MAX / 4, 2, "x", None, "unknown memory: no refusal").unwrap();
+        assert_eq!(fmt_bytes(1_528_000_000_000), "1.5 TB");
         assert_eq!(fmt_bytes(1_500_000_000), "1.5 GB");
     }
 }

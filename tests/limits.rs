@@ -1,5 +1,6 @@
-//! Counts that do not fit are refused, and runs that would not fit in memory are refused
-//! before they start, saying what they would cost.
+//! Counts that do not fit are refused, runs that would not fit in memory or on disk are
+//! refused before they start, saying what they would cost, and long runs stream their records
+//! to disk instead of holding them.
 
 mod common;
 use common::run;
@@ -29,18 +30,40 @@ fn counts_that_do_not_fit_are_refused() {
 }
 
 #[test]
-fn runs_that_would_not_fit_in_memory_are_refused_at_once() {
+fn runs_that_would_not_fit_in_memory_or_on_disk_are_refused_at_once() {
     let t = std::time::Instant::now();
+    let dir = std::env::temp_dir().join(format!("gpu-sudoku-limits-{}", std::process::id()));
+    let report = dir.join("r.json");
+    // 4e9 records of about 380 bytes: petabytes, more than any disk here.
+    let e = refused(&[
+        "batch",
+        "puzzles/classic.txt",
+        "--runs",
+        "4000000000",
+        "--backend",
+        "cpu",
+        "--json",
+        report.to_str().unwrap(),
+        "--csv",
+        "-",
+    ]);
+    assert!(e.contains("4000000000 instances would take about"), "{e}");
+    assert!(e.contains("of disk") && e.contains("free at"), "{e}");
+    assert!(e.contains("use fewer --runs"), "{e}");
+    assert!(!report.exists(), "nothing written");
+    // Chunks are what a batch holds: one too large for memory is refused.
     let e = refused(&[
         "batch",
         "puzzles/classic.txt",
         "--runs",
         "1000000000",
+        "--chunk",
+        "4000000000",
         "--backend",
         "cpu",
     ]);
-    assert!(e.contains("1000000000 instances would need about"), "{e}");
-    assert!(e.contains("use fewer --runs"), "{e}");
+    assert!(e.contains("instances would need about"), "{e}");
+    assert!(e.contains("use a smaller --chunk"), "{e}");
     let e = refused(&[
         "compare",
         "puzzles/classic.txt",
@@ -51,4 +74,79 @@ fn runs_that_would_not_fit_in_memory_are_refused_at_once() {
     ]);
     assert!(e.contains("instances would need about"), "{e}");
     assert!(t.elapsed().as_secs() < 20, "refused before any work");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The peak resident memory (VmHWM) of a child process, polled until it exits.
+#[cfg(target_os = "linux")]
+fn peak_memory_kb(mut child: std::process::Child) -> (std::process::ExitStatus, u64) {
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file) {
+            if let Some(kb) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak = peak.max(kb);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn long_runs_stream_their_records_instead_of_holding_them() {
+    // 400,000 4x4 instances with both reports: held until the end, their records took about
+    // 390 bytes each (about 150 MB); streamed through the journal, the process stays near its
+    // base size whatever the count.
+    let dir = std::env::temp_dir().join(format!("gpu-sudoku-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let puzzles = dir.join("p4.txt");
+    std::fs::write(
+        &puzzles,
+        ".34....14..3312.\n...112.3..1221..\n31.424.3.23.....\n\
+         .1422..3....4.21\n12.4...1.14...13\n3..22...1324..3.\n\
+         42..3.4.2..414..\n312.4..124.3....\n1..224..4..3..14\n.12.2.4..2343...\n",
+    )
+    .unwrap();
+    let (json, csv) = (dir.join("r.json"), dir.join("r.csv"));
+    let child = common::bin()
+        .args(["batch", puzzles.to_str().unwrap(), "--runs", "40000"])
+        .args(["--steps", "1", "--backend", "cpu", "--json"])
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (status, peak_kb) = peak_memory_kb(child);
+    assert!(status.success());
+    assert!(
+        peak_kb < 80_000,
+        "the batch held {peak_kb} kB at its peak: records are held, not streamed"
+    );
+    // Every record is in both reports, in (puzzle, run) order.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 400_001);
+    let last = text.lines().last().unwrap();
+    assert!(last.contains(",9,10,39999,"), "{last}");
+    let v: serde_json::Value =
+        serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(&json).unwrap()))
+            .unwrap();
+    let instances = v["files"][0]["instances"].as_array().unwrap();
+    assert_eq!(instances.len(), 400_000);
+    assert_eq!(v["files"][0]["summary"]["instances"], 400_000);
+    assert_eq!(instances[399_999]["run"], 39_999);
+    assert!(
+        !dir.join("r.json.partial.jsonl").exists(),
+        "the journal is gone"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

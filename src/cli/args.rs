@@ -161,6 +161,23 @@ impl ReportArgs {
         }
         Ok(())
     }
+
+    /// Writes the reports asked for as `json` and `csv` write them (for reports too large to
+    /// build in memory).
+    pub fn write_streamed(
+        &self,
+        json: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+        csv: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
+        let (j, c) = self.outputs();
+        if let Some(o) = j {
+            o.write_with(json)?;
+        }
+        if let Some(o) = c {
+            o.write_with(csv)?;
+        }
+        Ok(())
+    }
 }
 
 /// Prints the human-readable table: on standard output, or on standard error when a report

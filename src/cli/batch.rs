@@ -7,6 +7,7 @@
 use super::args::InputArgs;
 use super::args::{print_table, run_on_devices, DeviceArgs, ReportArgs};
 use super::ilca_args::{describe, IlcaArgs};
+use super::journal::{ChunkReader, Journal, Span};
 use super::rfss_args::RfssArgs;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::choice::Choice;
@@ -15,12 +16,13 @@ use gpu_sudoku::ilca::presets::{PaperRates, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
 use gpu_sudoku::puzzle::{Grid, PuzzleFile};
 use gpu_sudoku::report::batch::{
-    batch_json, instances_csv, provenance_here, BatchInfo, FileResults, InputInfo, Summary, Table,
+    provenance_here, write_batch_json, write_instances_csv, BatchInfo, FileResults, InputInfo,
+    Records, Summary, Table, Tally,
 };
 use gpu_sudoku::report::InstanceResult;
 use gpu_sudoku::rfss::{self, RfssParams};
 use gpu_sudoku::shard::{self, Shard};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -68,6 +70,67 @@ struct ChunkDone {
     wall_s: f64,
     results: Vec<InstanceResult>,
     details: BTreeMap<usize, serde_json::Value>,
+}
+
+/// What a file has so far: totals of its finished chunks, the algorithm's details, where the
+/// journal holds each chunk's records (by first item), which chunks are done, their wall time.
+#[derive(Default)]
+struct Kept {
+    tally: Tally,
+    details: BTreeMap<usize, serde_json::Value>,
+    spans: Vec<(usize, Span)>,
+    done: BTreeSet<usize>,
+    wall: Duration,
+}
+
+/// Refuses, before any work, a run whose chunks in flight would not fit in memory or whose
+/// records (journal and reports) would not fit on disk where they go.
+fn check_costs(
+    a: &Args,
+    inputs: &[PuzzleFile],
+    ranges: &[std::ops::Range<usize>],
+    devices: usize,
+) -> Result<()> {
+    use gpu_sudoku::limits;
+    let cells = inputs.iter().map(|f| f.b.pow(4)).max().unwrap_or(81);
+    let items: u64 = ranges.iter().map(|r| r.len() as u64).sum();
+    // A chunk per device, and one more being written.
+    let in_flight = (a.chunk as u64)
+        .min(items)
+        .saturating_mul(devices as u64 + 1);
+    limits::check_memory(
+        in_flight,
+        limits::held_bytes_per_instance(cells),
+        "the chunks in flight; finished records wait on disk",
+        limits::available_memory(),
+        "use a smaller --chunk",
+    )?;
+    let (json, csv) = (a.reports.json.is_some(), a.reports.csv.is_some());
+    if json || csv {
+        let place = [&a.reports.json, &a.reports.csv]
+            .into_iter()
+            .flatten()
+            .find(|p| p.as_str() != "-")
+            .map_or_else(std::env::temp_dir, std::path::PathBuf::from);
+        limits::check_disk(
+            items,
+            limits::disk_bytes_per_instance(cells, json, csv),
+            limits::available_disk(&place).map(|b| (b, place.as_path())),
+            "use fewer --runs or puzzles, or split the run with --shard K/N",
+        )?;
+    }
+    Ok(())
+}
+
+/// Hands the records of the chunks at `spans` (in order) to `visit`.
+fn read_records(
+    reader: &ChunkReader,
+    spans: &[Span],
+    visit: &mut dyn FnMut(InstanceResult) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    reader.read(spans, |c: ChunkDone| {
+        c.results.into_iter().try_for_each(&mut *visit)
+    })
 }
 
 /// The algorithms `batch` and `trace` run.
@@ -139,23 +202,28 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
         inputs.push(f);
     }
-    let instances: u64 = inputs
-        .iter()
-        .map(|f| (f.puzzles.len() * runs_per_puzzle(&run)) as u64)
-        .sum();
-    let cells = inputs.iter().map(|f| f.b.pow(4)).max().unwrap_or(81);
-    gpu_sudoku::limits::check_memory(
-        instances,
-        gpu_sudoku::limits::bytes_per_instance(
-            cells,
-            a.reports.json.is_some(),
-            a.reports.csv.is_some(),
-        ),
-        gpu_sudoku::limits::available_memory(),
-        "use fewer --runs or fewer puzzles per file",
-    )?;
     let devices = a.device.open_many()?;
     let device = &devices[0];
+    // The items of each file (puzzle × run) this process runs: all, or its shard's.
+    let cost_each = |f: &PuzzleFile| -> u64 {
+        let cells = (f.b as u64).pow(4);
+        match &run {
+            Run::Ilca { params, .. } => cells * params.steps as u64,
+            Run::Rfss(params) => cells * (f.b as u64).pow(2) * params.max_generations as u64,
+        }
+    };
+    let runs_per_puzzle = match &run {
+        Run::Ilca { runs, .. } => *runs,
+        Run::Rfss(_) => 1,
+    };
+    let groups: Vec<(usize, u64)> = inputs
+        .iter()
+        .map(|f| (f.puzzles.len() * runs_per_puzzle, cost_each(f)))
+        .collect();
+    let ranges = shard::ranges(&groups, a.shard);
+    let chunk = a.chunk as usize;
+    check_costs(&a, &inputs, &ranges, devices.len())?;
+
     let mut usage = vec![(0usize, Duration::ZERO); devices.len()];
     let say = |text: &str| print_table(&a.reports, text);
     let adapter = match devices.len() {
@@ -214,20 +282,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Run::Ilca { params, .. } => ("ilca", serde_json::to_value(params)?),
         Run::Rfss(params) => ("rfss", serde_json::to_value(params)?),
     };
-    // The items of each file (puzzle × run) this process runs: all, or its shard's.
-    let cost_each = |f: &PuzzleFile| -> u64 {
-        let cells = (f.b as u64).pow(4);
-        match &run {
-            Run::Ilca { params, .. } => cells * params.steps as u64,
-            Run::Rfss(params) => cells * (f.b as u64).pow(2) * params.max_generations as u64,
-        }
-    };
-    let groups: Vec<(usize, u64)> = inputs
-        .iter()
-        .map(|f| (f.puzzles.len() * runs, cost_each(f)))
-        .collect();
-    let ranges = shard::ranges(&groups, a.shard);
-    let chunk = a.chunk as usize;
     // The journal's header names the run exactly.
     let header = serde_json::json!({
         "tool": "gpu-sudoku",
@@ -239,34 +293,59 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "shard": a.shard,
         "chunk": chunk,
     });
-    let (mut journal, done) =
-        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume)?;
-    let mut done: HashMap<(usize, usize), ChunkDone> =
-        done.into_iter().map(|c| ((c.file, c.start), c)).collect();
+    // Per file: the running totals, the algorithm's details, the chunks already run (with
+    // where the journal holds their records) and their wall time.
+    let file_solutions: Vec<BTreeMap<usize, String>> = inputs
+        .iter()
+        .map(|f| FileResults::solutions_in(&f.puzzles))
+        .collect();
+    let mut kept: Vec<Kept> = inputs.iter().map(|_| Kept::default()).collect();
+    let keep = |span: Span, c: ChunkDone, kept: &mut [Kept]| -> Result<()> {
+        verify(&c.results, &inputs[c.file].puzzles)?;
+        let k = &mut kept[c.file];
+        for r in &c.results {
+            k.tally.add(r, file_solutions[c.file].get(&r.puzzle));
+        }
+        k.details.extend(c.details);
+        k.spans.push((c.start, span));
+        k.done.insert(c.start);
+        k.wall += Duration::from_secs_f64(c.wall_s);
+        Ok(())
+    };
+    let mut journal =
+        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume, |span, c| {
+            // Only chunks of this run's layout count (the header makes any other impossible).
+            let fi = c.file;
+            let fits = fi < ranges.len()
+                && c.start >= ranges[fi].start
+                && (c.start - ranges[fi].start).is_multiple_of(chunk)
+                && c.end == (c.start + chunk).min(ranges[fi].end)
+                && !kept[fi].done.contains(&c.start);
+            if fits {
+                keep(span, c, &mut kept)?;
+            }
+            Ok(())
+        })?;
+    let records_wanted = a.reports.json.is_some() || a.reports.csv.is_some();
+    if journal.is_none() && records_wanted {
+        journal = Some(Journal::scratch(&header)?);
+    }
     let total: usize = ranges.iter().map(|r| r.len()).sum();
     let bar = super::progress::bar(total, "");
     let mut files = Vec::new();
     for (fi, (f, tier)) in inputs.iter().zip(&tiers).enumerate() {
         bar.set_message(f.label());
-        let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
         let progress = |k: usize| bar.inc(k as u64);
+        let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
         // The file's chunks: those the journal holds are kept, the rest run on the devices.
-        let mut chunks: Vec<Option<ChunkDone>> = Vec::new();
         let mut pending = Vec::new();
-        let mut wall = Duration::ZERO;
         let mut start = ranges[fi].start;
         while start < ranges[fi].end {
             let end = (start + chunk).min(ranges[fi].end);
-            match done.remove(&(fi, start)) {
-                Some(c) if c.end == end => {
-                    progress(end - start);
-                    wall += Duration::from_secs_f64(c.wall_s);
-                    chunks.push(Some(c));
-                }
-                _ => {
-                    pending.push((chunks.len(), start..end));
-                    chunks.push(None);
-                }
+            if kept[fi].done.contains(&start) {
+                progress(end - start);
+            } else {
+                pending.push(start..end);
             }
             start = end;
         }
@@ -276,38 +355,46 @@ pub fn run(a: Args) -> Result<ExitCode> {
             pending.len(),
             &mut usage,
             |device, k| {
-                let c = run_chunk(device, &run, &grids, fi, pending[k].1.clone(), &progress)
+                let c = run_chunk(device, &run, &grids, fi, pending[k].clone(), &progress)
                     .with_context(|| format!("running {}", f.path))?;
                 let items = c.end - c.start;
                 Ok((c, items))
             },
-            |k, c| {
-                if let Some(j) = journal.as_mut() {
-                    j.append(&c)?;
-                }
-                chunks[pending[k].0] = Some(c);
-                Ok(())
+            |_, c| {
+                let span = match journal.as_mut() {
+                    Some(j) => j.append(&c)?,
+                    None => Span { offset: 0, len: 0 },
+                };
+                keep(span, c, &mut kept)
             },
         )?;
+        let k = &mut kept[fi];
         if !pending.is_empty() {
-            wall += t0.elapsed();
+            k.wall += t0.elapsed();
         }
-        let mut results = Vec::with_capacity(ranges[fi].len());
-        let mut details = BTreeMap::new();
-        for c in chunks.into_iter().flatten() {
-            verify(&c.results, &grids)?;
-            results.extend(c.results);
-            details.extend(c.details);
-        }
+        k.spans.sort_by_key(|&(start, _)| start);
+        let records = match journal.as_ref() {
+            Some(j) => {
+                let (reader, spans) = (
+                    j.reader(),
+                    k.spans.iter().map(|s| s.1).collect::<Vec<Span>>(),
+                );
+                Records::Stored(std::sync::Arc::new(move |visit| {
+                    read_records(&reader, &spans, visit)
+                }))
+            }
+            None => Records::Held(Vec::new()), // no report asks for them
+        };
         let file = FileResults {
             path: f.path.clone(),
             label: f.label(),
             side: f.b * f.b,
             lines: f.puzzles.iter().map(|p| p.line).collect(),
-            results,
-            wall,
-            details,
-            file_solutions: FileResults::solutions_in(&f.puzzles),
+            tally: std::mem::take(&mut k.tally),
+            records,
+            wall: k.wall,
+            details: std::mem::take(&mut k.details),
+            file_solutions: file_solutions[fi].clone(),
         };
         if files.is_empty() {
             bar.suspend(|| say(&table.header()));
@@ -388,9 +475,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
             provenance: provenance_here(started),
         },
     };
-    a.reports.write(
-        || Ok(batch_json(&info, &files)),
-        || instances_csv(&info, &files),
+    a.reports.write_streamed(
+        |w| write_batch_json(&info, &files, w),
+        |w| write_instances_csv(&info, &files, w),
     )?;
     if let Some(j) = journal {
         j.finish()?;
@@ -439,20 +526,14 @@ fn run_chunk(
     })
 }
 
-fn runs_per_puzzle(run: &Run) -> usize {
-    match run {
-        Run::Ilca { runs, .. } => *runs,
-        Run::Rfss(_) => 1,
-    }
-}
-
 /// Every engine verifies; check once more here, so nothing unverified is ever reported.
-fn verify(results: &[InstanceResult], grids: &[Grid]) -> Result<()> {
+fn verify(results: &[InstanceResult], puzzles: &[gpu_sudoku::puzzle::Puzzle]) -> Result<()> {
     for r in results.iter().filter(|r| r.solved) {
-        let g = gpu_sudoku::puzzle::parse_str(&r.grid, Some(grids[r.puzzle].side()))?
+        let puzzle = &puzzles[r.puzzle].grid;
+        let g = gpu_sudoku::puzzle::parse_str(&r.grid, Some(puzzle.side()))?
             .remove(0)
             .grid;
-        if let Err(why) = g.verify_solution_of(&grids[r.puzzle]) {
+        if let Err(why) = g.verify_solution_of(puzzle) {
             bail!(
                 "internal error: engine reported puzzle {} run {} solved but {why}",
                 r.puzzle,

@@ -329,6 +329,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     gpu_sudoku::limits::check_memory(
         total as u64,
         200,
+        "results and reports",
         gpu_sudoku::limits::available_memory(),
         "use fewer --runs, algorithms or puzzles",
     )?;
@@ -353,10 +354,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "shard": a.shard,
         "chunk": chunk,
     });
-    let (mut journal, done) =
-        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume)?;
-    let mut done: std::collections::HashMap<(usize, usize), ChunkDone> =
-        done.into_iter().map(|c| ((c.group, c.start), c)).collect();
+    let mut done: std::collections::HashMap<(usize, usize), ChunkDone> = Default::default();
+    let mut journal =
+        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume, |_, c| {
+            done.insert((c.group, c.start), c);
+            Ok(())
+        })?;
     let pb = super::progress::bar(ranges.iter().map(|r| r.len()).sum(), "compare");
     let tick = || pb.inc(1);
     let mut rows = Vec::new();

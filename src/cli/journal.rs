@@ -2,6 +2,11 @@
 //! line saying which run it is, then one line per finished chunk of work. A killed run loses at
 //! most the chunk it was in; `--resume` reads the journal back, skips the chunks it holds, and
 //! finishes to the same report. The journal goes when the report is written.
+//!
+//! The journal is also where a run's per-instance records wait for the report: each chunk's
+//! place in the file ([`Span`]) is kept, and the report reads the chunks back in order, so a
+//! run of any length holds one chunk at a time. A run whose reports all go to standard output
+//! keeps the same file, unnamed, in the temporary folder ([`Journal::scratch`]).
 
 use anyhow::{bail, Context, Result};
 use serde::{de::DeserializeOwned, Serialize};
@@ -11,16 +16,28 @@ use std::path::{Path, PathBuf};
 pub struct Journal {
     path: PathBuf,
     file: std::fs::File,
+    /// Bytes written so far (where the next chunk starts).
+    end: u64,
+    /// A scratch file (not a resume point): removed when dropped.
+    scratch: bool,
+}
+
+/// Where one chunk's line lies in a journal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub offset: u64,
+    pub len: u64,
 }
 
 /// The journal of a run whose reports `reports` asks for: beside the first of them that is a
 /// file (none when every report goes to standard output, which `--resume` refuses), opened for
-/// the run `header` names, with the chunks it already holds when resuming.
+/// the run `header` names; when resuming, each chunk it already holds goes to `keep`.
 pub fn for_reports<C: DeserializeOwned>(
     reports: &super::args::ReportArgs,
     header: &serde_json::Value,
     resume: bool,
-) -> Result<(Option<Journal>, Vec<C>)> {
+    keep: impl FnMut(Span, C) -> Result<()>,
+) -> Result<Option<Journal>> {
     let path = [&reports.json, &reports.csv]
         .into_iter()
         .flatten()
@@ -28,16 +45,16 @@ pub fn for_reports<C: DeserializeOwned>(
         .map(|p| path_for(Path::new(p)));
     match path {
         Some(p) => {
-            let (j, done) = Journal::open(&p, header, resume)?;
+            let (j, done) = Journal::open(&p, header, resume, keep)?;
             if resume {
-                errln!("resuming: {} chunks already done", done.len());
+                errln!("resuming: {done} chunks already done");
             }
-            Ok((Some(j), done))
+            Ok(Some(j))
         }
         None if resume => bail!(
             "--resume continues the journal kept beside --json FILE or --csv FILE: give the same one"
         ),
-        None => Ok((None, Vec::new())),
+        None => Ok(None),
     }
 }
 
@@ -52,14 +69,15 @@ pub fn path_for(report: &Path) -> PathBuf {
 impl Journal {
     /// Opens the journal at `path` for the run `header` describes. Without `resume` an
     /// existing journal is refused (it holds the work of an interrupted run); with it, its
-    /// chunks come back (a last line cut by the interruption is dropped) when its header is
-    /// this run's.
+    /// chunks go to `keep` one at a time (a last line cut by the interruption is dropped) when
+    /// its header is this run's. Returns the journal and how many chunks it held.
     pub fn open<C: DeserializeOwned>(
         path: &Path,
         header: &serde_json::Value,
         resume: bool,
-    ) -> Result<(Journal, Vec<C>)> {
-        let mut done = Vec::new();
+        mut keep: impl FnMut(Span, C) -> Result<()>,
+    ) -> Result<(Journal, usize)> {
+        let mut done = 0;
         if path.exists() {
             if !resume {
                 bail!(
@@ -86,13 +104,19 @@ impl Journal {
                 let line = line?;
                 match serde_json::from_str::<C>(&line) {
                     Ok(c) => {
-                        done.push(c);
+                        let span = Span {
+                            offset: complete_bytes,
+                            len: line.len() as u64,
+                        };
+                        keep(span, c)?;
+                        done += 1;
                         complete_bytes += line.len() as u64 + 1;
                     }
                     Err(_) => break, // a line cut by the interruption
                 }
             }
             let file = std::fs::OpenOptions::new()
+                .read(true)
                 .write(true)
                 .open(path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
@@ -100,35 +124,120 @@ impl Journal {
             let mut j = Journal {
                 path: path.to_path_buf(),
                 file,
+                end: complete_bytes,
+                scratch: false,
             };
             use std::io::Seek;
             j.file.seek(std::io::SeekFrom::End(0))?;
             return Ok((j, done));
         }
-        let mut file = std::fs::File::create(path)
+        let j = Journal::create(path, header, false)
             .with_context(|| format!("cannot create the journal {}", path.display()))?;
-        writeln!(file, "{}", serde_json::to_string(header)?)?;
-        file.sync_data()?;
-        Ok((
-            Journal {
-                path: path.to_path_buf(),
-                file,
-            },
-            done,
-        ))
+        Ok((j, done))
     }
 
-    /// Records one finished chunk (on disk before this returns).
-    pub fn append<C: Serialize>(&mut self, chunk: &C) -> Result<()> {
-        writeln!(self.file, "{}", serde_json::to_string(chunk)?)
+    /// A journal in the temporary folder that only holds records until the report is written
+    /// (every report goes to standard output); removed when dropped.
+    pub fn scratch(header: &serde_json::Value) -> Result<Journal> {
+        let path = std::env::temp_dir().join(format!(
+            "gpu-sudoku-{}-records.partial.jsonl",
+            std::process::id()
+        ));
+        Journal::create(&path, header, true).with_context(|| {
+            format!(
+                "cannot create {} to hold the records until the report is written (set TMPDIR \
+                 to a folder with room)",
+                path.display()
+            )
+        })
+    }
+
+    fn create(path: &Path, header: &serde_json::Value, scratch: bool) -> Result<Journal> {
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)?;
+        let line = serde_json::to_string(header)?;
+        writeln!(file, "{line}")?;
+        file.sync_data()?;
+        Ok(Journal {
+            path: path.to_path_buf(),
+            file,
+            end: line.len() as u64 + 1,
+            scratch,
+        })
+    }
+
+    /// Records one finished chunk (on disk before this returns); where it lies.
+    pub fn append<C: Serialize>(&mut self, chunk: &C) -> Result<Span> {
+        let line = serde_json::to_string(chunk)?;
+        writeln!(self.file, "{line}")
             .and_then(|()| self.file.sync_data())
-            .with_context(|| format!("cannot write the journal {}", self.path.display()))
+            .with_context(|| format!("cannot write the journal {}", self.path.display()))?;
+        let span = Span {
+            offset: self.end,
+            len: line.len() as u64,
+        };
+        self.end += line.len() as u64 + 1;
+        Ok(span)
+    }
+
+    /// A reader of this journal's chunks by [`Span`] (for reports written after the run).
+    pub fn reader(&self) -> ChunkReader {
+        ChunkReader {
+            path: self.path.clone(),
+        }
     }
 
     /// The report is written: the journal is no longer needed.
     pub fn finish(self) -> Result<()> {
-        drop(self.file);
-        std::fs::remove_file(&self.path)
-            .with_context(|| format!("cannot remove {}", self.path.display()))
+        if self.scratch {
+            return Ok(()); // removed on drop
+        }
+        let path = self.path.clone();
+        drop(self);
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))
+    }
+}
+
+impl Drop for Journal {
+    fn drop(&mut self) {
+        if self.scratch {
+            std::fs::remove_file(&self.path).ok();
+        }
+    }
+}
+
+/// Reads chunks back from a journal by their [`Span`]s.
+#[derive(Clone, Debug)]
+pub struct ChunkReader {
+    path: PathBuf,
+}
+
+impl ChunkReader {
+    /// The chunks at `spans`, in that order, each handed to `visit` (one held at a time).
+    pub fn read<C: DeserializeOwned>(
+        &self,
+        spans: &[Span],
+        mut visit: impl FnMut(C) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        use std::io::{Read, Seek};
+        let mut f = std::fs::File::open(&self.path)?;
+        let mut line = Vec::new();
+        for s in spans {
+            f.seek(std::io::SeekFrom::Start(s.offset))?;
+            line.resize(s.len as usize, 0);
+            f.read_exact(&mut line)?;
+            let chunk = serde_json::from_slice(&line).map_err(|e| {
+                std::io::Error::other(format!(
+                    "{} changed under the run: {e}",
+                    self.path.display()
+                ))
+            })?;
+            visit(chunk)?;
+        }
+        Ok(())
     }
 }

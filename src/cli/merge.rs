@@ -7,7 +7,8 @@
 use super::args::{print_table, ReportArgs};
 use anyhow::{bail, ensure, Context, Result};
 use gpu_sudoku::report::batch::{
-    batch_json, instances_csv, provenance_here, table, BatchInfo, FileResults, InputInfo,
+    provenance_here, table, write_batch_json, write_instances_csv, BatchInfo, FileResults,
+    InputInfo,
 };
 use gpu_sudoku::report::InstanceResult;
 use gpu_sudoku::shard;
@@ -255,16 +256,16 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
             lines[r.puzzle] = *line;
         }
         let f = &first["files"][fi];
-        files.push(FileResults {
-            path: f["path"].as_str().unwrap_or(&input.path).to_string(),
-            label: f["label"].as_str().unwrap_or_default().to_string(),
-            side: f["side"].as_u64().unwrap_or(0) as usize,
+        files.push(FileResults::held(
+            f["path"].as_str().unwrap_or(&input.path).to_string(),
+            f["label"].as_str().unwrap_or_default().to_string(),
+            f["side"].as_u64().unwrap_or(0) as usize,
             lines,
-            results: results.into_iter().map(|(r, _)| r).collect(),
+            results.into_iter().map(|(r, _)| r).collect(),
             wall,
             details,
             file_solutions,
-        });
+        ));
     }
     let same_or = |k: &str, mixed: &str| -> String {
         let v = &first[k];
@@ -295,9 +296,9 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
     };
     let unit = if algorithm == "rfss" { "gens" } else { "steps" };
     print_table(&a.reports, &table(&files, unit));
-    a.reports.write(
-        || Ok(batch_json(&info, &files)),
-        || instances_csv(&info, &files),
+    a.reports.write_streamed(
+        |w| write_batch_json(&info, &files, w),
+        |w| write_instances_csv(&info, &files, w),
     )?;
     Ok(ExitCode::SUCCESS)
 }

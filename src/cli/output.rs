@@ -14,27 +14,47 @@ use std::sync::Mutex;
 static STDOUT_ERROR: Mutex<Option<ErrorKind>> = Mutex::new(None);
 static STDERR_ERROR: Mutex<Option<ErrorKind>> = Mutex::new(None);
 
-fn guarded_write(stream: &mut dyn Write, failed: &Mutex<Option<ErrorKind>>, text: &str) {
+fn guarded_write(stream: &mut dyn Write, failed: &Mutex<Option<ErrorKind>>, bytes: &[u8]) {
     let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
     if f.is_some() {
         return;
     }
-    if let Err(e) = stream
-        .write_all(text.as_bytes())
-        .and_then(|()| stream.flush())
-    {
+    if let Err(e) = stream.write_all(bytes).and_then(|()| stream.flush()) {
         *f = Some(e.kind());
     }
 }
 
 /// Writes `text` to standard output (see the module docs for failures).
 pub fn stdout(text: &str) {
-    guarded_write(&mut std::io::stdout().lock(), &STDOUT_ERROR, text);
+    guarded_write(
+        &mut std::io::stdout().lock(),
+        &STDOUT_ERROR,
+        text.as_bytes(),
+    );
+}
+
+/// Standard output as a writer that never fails (see the module docs); buffer it for many
+/// small writes.
+struct GuardedStdout;
+
+impl Write for GuardedStdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        guarded_write(&mut std::io::stdout().lock(), &STDOUT_ERROR, buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Writes `text` to standard error (see the module docs for failures).
 pub fn stderr(text: &str) {
-    guarded_write(&mut std::io::stderr().lock(), &STDERR_ERROR, text);
+    guarded_write(
+        &mut std::io::stderr().lock(),
+        &STDERR_ERROR,
+        text.as_bytes(),
+    );
 }
 
 /// The exit code the standard streams call for at the end: `None` when both took everything.
@@ -80,12 +100,22 @@ impl Output {
 
     /// Writes `contents` (atomically for a regular file; see the module docs).
     pub fn write(&self, contents: &[u8]) -> Result<()> {
+        self.write_with(|w| w.write_all(contents))
+    }
+
+    /// Writes what `fill` writes, as it writes it (atomically for a regular file): reports
+    /// too large to build in memory.
+    pub fn write_with(
+        &self,
+        fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<()> {
         match &self.target {
             Target::Stdout => {
-                stdout(&String::from_utf8_lossy(contents));
-                Ok(())
+                let mut w = std::io::BufWriter::with_capacity(1 << 16, GuardedStdout);
+                fill(&mut w)?;
+                Ok(w.flush()?)
             }
-            Target::File(path) => write_file(path, contents)
+            Target::File(path) => write_file_with(path, fill)
                 .with_context(|| format!("{} {}", self.flag, path.display())),
         }
     }
@@ -201,19 +231,23 @@ fn is_char_device(_: &std::fs::Metadata) -> bool {
     false
 }
 
-/// Writes `contents` to `path`: a regular (or new) file through a temporary file beside it and
-/// a rename; anything else (a device, a pipe) in place.
-pub fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+/// Writes what `fill` writes to `path`: a regular (or new) file through a temporary file beside
+/// it and a rename; anything else (a device, a pipe) in place.
+pub fn write_file_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let regular = std::fs::metadata(path).map_or(true, |m| m.is_file());
     if !regular {
-        let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
-        f.write_all(contents)?;
+        let mut f = std::io::BufWriter::new(std::fs::OpenOptions::new().write(true).open(path)?);
+        fill(&mut f)?;
         return Ok(f.flush()?);
     }
     let tmp = temporary_beside(path);
     let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        fill(&mut f)?;
+        let f = f.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
@@ -278,7 +312,7 @@ mod tests {
         let d = dir("atomic");
         let p = d.join("r.csv");
         std::fs::write(&p, "old contents that are longer").unwrap();
-        write_file(&p, b"new").unwrap();
+        write_file_with(&p, |w| w.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
         let left: Vec<_> = std::fs::read_dir(&d).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file is left behind");

@@ -2,7 +2,7 @@
 //! and the time-to-solution), the JSON document that makes a run reproducible, and the
 //! per-instance CSV with the parameters on every row.
 
-use super::stats::{tts99, wilson95, Tts};
+use super::stats::{tts99_of_counts, wilson95, Tts};
 use super::InstanceResult;
 use crate::shard::Shard;
 use serde::Serialize;
@@ -32,10 +32,10 @@ impl Header {
         }
     }
 }
-use std::fmt::Write as _;
 use std::time::Duration;
 
-/// The results of one puzzle file.
+/// The results of one puzzle file: running totals for the tables, and the per-instance records
+/// for the JSON and CSV reports (held, or read back from disk when written).
 #[derive(Clone, Debug)]
 pub struct FileResults {
     /// Path as given on the command line.
@@ -46,8 +46,10 @@ pub struct FileResults {
     pub side: usize,
     /// 1-based line of each puzzle in the file.
     pub lines: Vec<usize>,
+    /// Totals of the instances (summary, per-puzzle rows, the file-solution check).
+    pub tally: Tally,
     /// One record per instance, in (puzzle, run) order.
-    pub results: Vec<InstanceResult>,
+    pub records: Records,
     /// Wall time of the file's batch.
     pub wall: Duration,
     /// Per puzzle (by index): the algorithm's own record of the puzzle's run, written under the
@@ -57,6 +59,110 @@ pub struct FileResults {
     /// Per puzzle (by index): the solution the puzzle file gives (a CSV solution column), one-line
     /// format; solved grids are compared with it. Empty when the file gives none.
     pub file_solutions: BTreeMap<usize, String>,
+}
+
+/// Running totals of instances, enough for every summary and per-puzzle row without holding
+/// the instances: per puzzle, its runs, how many solved at each step count, and how many of the
+/// solved grids are the file's solution. Memory grows with puzzles × distinct step counts, not
+/// with runs, so a run of any length can be summarised.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    pub puzzles: BTreeMap<usize, PuzzleTally>,
+    /// Instances counted.
+    pub instances: usize,
+    /// Steps run, summed (an unsolved instance counts the step limit).
+    pub instance_steps: u64,
+}
+
+/// One puzzle's part of a [`Tally`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PuzzleTally {
+    pub runs: usize,
+    /// Solved runs by the step count they solved at.
+    pub solved: BTreeMap<u32, usize>,
+    /// Solved runs whose grid is the solution the file gives (0 when it gives none).
+    pub as_file: usize,
+}
+
+impl Tally {
+    /// The totals of `results`, solved grids compared with `file_solutions` (by puzzle).
+    pub fn of<'a>(
+        results: impl IntoIterator<Item = &'a InstanceResult>,
+        file_solutions: &BTreeMap<usize, String>,
+    ) -> Tally {
+        let mut t = Tally::default();
+        for r in results {
+            t.add(r, file_solutions.get(&r.puzzle));
+        }
+        t
+    }
+
+    /// Counts one instance; `file_solution` is its puzzle's solution in the file, if given.
+    pub fn add(&mut self, r: &InstanceResult, file_solution: Option<&String>) {
+        self.instances += 1;
+        self.instance_steps += r.steps as u64;
+        let p = self.puzzles.entry(r.puzzle).or_default();
+        p.runs += 1;
+        if r.solved {
+            *p.solved.entry(r.steps).or_insert(0) += 1;
+            p.as_file += usize::from(file_solution == Some(&r.grid));
+        }
+    }
+
+    /// Solved instances by step count, over every puzzle.
+    fn solved(&self) -> BTreeMap<u32, usize> {
+        let mut all = BTreeMap::new();
+        for p in self.puzzles.values() {
+            for (&s, &k) in &p.solved {
+                *all.entry(s).or_insert(0) += k;
+            }
+        }
+        all
+    }
+
+    /// Puzzles with at least one solved instance.
+    fn puzzles_solved(&self) -> usize {
+        self.puzzles
+            .values()
+            .filter(|p| !p.solved.is_empty())
+            .count()
+    }
+}
+
+/// A file's per-instance records: in memory, or a function that hands them over in order
+/// (reading them back from disk), so that a report of millions of instances is written
+/// without holding them.
+#[derive(Clone)]
+pub enum Records {
+    Held(Vec<InstanceResult>),
+    Stored(std::sync::Arc<RecordReader>),
+}
+
+/// Hands every record, in order, to the visitor; stops at the first error.
+pub type RecordReader = dyn Fn(&mut dyn FnMut(InstanceResult) -> std::io::Result<()>) -> std::io::Result<()>
+    + Send
+    + Sync;
+
+impl std::fmt::Debug for Records {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Records::Held(r) => write!(f, "Records::Held({} records)", r.len()),
+            Records::Stored(_) => f.write_str("Records::Stored"),
+        }
+    }
+}
+
+impl Records {
+    /// Hands every record, in order, to `visit`.
+    pub fn for_each(
+        &self,
+        visit: &mut dyn FnMut(InstanceResult) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        match self {
+            Records::Held(rs) => rs.iter().try_for_each(|r| visit(r.clone())),
+            Records::Stored(read) => read(visit),
+        }
+    }
 }
 
 /// Aggregate numbers of one file (or of all files).
@@ -99,52 +205,57 @@ impl Summary {
         results: impl IntoIterator<Item = &'a InstanceResult>,
         wall: Duration,
     ) -> Summary {
-        let results: Vec<&InstanceResult> = results.into_iter().collect();
-        let mut steps: Vec<u32> = results
-            .iter()
-            .filter(|r| r.solved)
-            .map(|r| r.steps)
-            .collect();
-        steps.sort_unstable();
-        let solved = steps.len();
-        let mean =
-            (solved > 0).then(|| steps.iter().map(|&s| s as f64).sum::<f64>() / solved as f64);
+        Summary::of_tally(puzzles, &Tally::of(results, &BTreeMap::new()), wall)
+    }
+
+    /// Summary of the instances `tally` counts, of `puzzles` puzzles, that took `wall`.
+    pub fn of_tally(puzzles: usize, tally: &Tally, wall: Duration) -> Summary {
+        let steps = tally.solved();
+        let solved: usize = steps.values().sum();
+        // Exact in integers, then one rounding (the same value as summing the f64s in order
+        // while the total stays below 2^53).
+        let sum: u128 = steps.iter().map(|(&s, &k)| s as u128 * k as u128).sum();
+        let mean = (solved > 0).then(|| sum as f64 / solved as f64);
+        // The k-th smallest solved step count (0-based).
+        let nth = |k: usize| -> f64 {
+            let mut seen = 0;
+            for (&s, &c) in &steps {
+                seen += c;
+                if seen > k {
+                    return s as f64;
+                }
+            }
+            unreachable!("k < solved")
+        };
         let median = (solved > 0).then(|| {
             if solved % 2 == 1 {
-                steps[solved / 2] as f64
+                nth(solved / 2)
             } else {
-                (steps[solved / 2 - 1] as f64 + steps[solved / 2] as f64) / 2.0
+                (nth(solved / 2 - 1) + nth(solved / 2)) / 2.0
             }
         });
-        let mut solved_puzzles: Vec<usize> = results
-            .iter()
-            .filter(|r| r.solved)
-            .map(|r| r.puzzle)
-            .collect();
-        solved_puzzles.sort_unstable();
-        solved_puzzles.dedup();
-        let instance_steps: u64 = results.iter().map(|r| r.steps as u64).sum();
+        let instances = tally.instances;
         let wall_s = wall.as_secs_f64();
         let rate = if wall_s > 0.0 {
-            instance_steps as f64 / wall_s
+            tally.instance_steps as f64 / wall_s
         } else {
             0.0
         };
-        let tts = tts99(&steps, results.len());
+        let tts = tts99_of_counts(&steps, instances);
         Summary {
             puzzles,
-            instances: results.len(),
+            instances,
             solved,
-            solved_pct: if results.is_empty() {
+            solved_pct: if instances == 0 {
                 0.0
             } else {
-                100.0 * solved as f64 / results.len() as f64
+                100.0 * solved as f64 / instances as f64
             },
-            puzzles_solved: solved_puzzles.len(),
+            puzzles_solved: tally.puzzles_solved(),
             mean_steps: mean,
             median_steps: median,
-            instance_steps,
-            solved_pct_95: wilson95(solved, results.len()).map(|(lo, hi)| [100.0 * lo, 100.0 * hi]),
+            instance_steps: tally.instance_steps,
+            solved_pct_95: wilson95(solved, instances).map(|(lo, hi)| [100.0 * lo, 100.0 * hi]),
             tts99: tts,
             timing: Timing {
                 wall_s,
@@ -157,21 +268,51 @@ impl Summary {
     /// Summary over all files: instances pooled, wall times added.
     pub fn overall(files: &[FileResults]) -> Summary {
         let puzzles = files.iter().map(FileResults::puzzles_run).sum();
-        // Puzzle indices repeat across files: count solved puzzles per file.
-        let per_file: Vec<Summary> = files.iter().map(FileResults::summary).collect();
+        // Puzzle indices repeat across files: pool each file's puzzles under its own numbers.
+        let mut pooled = Tally::default();
+        for f in files {
+            let first = pooled.puzzles.len();
+            for (k, p) in f.tally.puzzles.values().enumerate() {
+                pooled.puzzles.insert(first + k, p.clone());
+            }
+            pooled.instances += f.tally.instances;
+            pooled.instance_steps += f.tally.instance_steps;
+        }
         let wall = files.iter().map(|f| f.wall).sum();
-        let mut s = Summary::of(puzzles, files.iter().flat_map(|f| &f.results), wall);
-        s.puzzles_solved = per_file.iter().map(|f| f.puzzles_solved).sum();
-        s
+        Summary::of_tally(puzzles, &pooled, wall)
     }
 }
 
 impl FileResults {
-    pub fn summary(&self) -> Summary {
-        Summary::of(self.puzzles_run(), &self.results, self.wall)
+    /// The results `results` (in (puzzle, run) order) of the file at `path`, held in memory.
+    #[allow(clippy::too_many_arguments)]
+    pub fn held(
+        path: String,
+        label: String,
+        side: usize,
+        lines: Vec<usize>,
+        results: Vec<InstanceResult>,
+        wall: Duration,
+        details: BTreeMap<usize, serde_json::Value>,
+        file_solutions: BTreeMap<usize, String>,
+    ) -> FileResults {
+        FileResults {
+            tally: Tally::of(&results, &file_solutions),
+            records: Records::Held(results),
+            path,
+            label,
+            side,
+            lines,
+            wall,
+            details,
+            file_solutions,
+        }
     }
 
-    /// How many of the file's puzzles have results (all of them, but in a shard).
+    pub fn summary(&self) -> Summary {
+        Summary::of_tally(self.puzzles_run(), &self.tally, self.wall)
+    }
+
     /// The solutions a puzzle file gives, by puzzle index (see [`FileResults::file_solutions`]).
     pub fn solutions_in(puzzles: &[crate::puzzle::Puzzle]) -> BTreeMap<usize, String> {
         puzzles
@@ -185,20 +326,19 @@ impl FileResults {
     /// their grids differ from it (each was verified against the rules and the clues, so a
     /// difference means the puzzle has more than one solution).
     pub fn against_file_solutions(&self) -> (usize, usize) {
-        let checked: Vec<bool> = self
-            .results
-            .iter()
-            .filter(|r| r.solved)
-            .filter_map(|r| Some(self.file_solutions.get(&r.puzzle)? == &r.grid))
-            .collect();
-        (checked.len(), checked.iter().filter(|same| !**same).count())
+        let (mut checked, mut same) = (0, 0);
+        for (i, p) in &self.tally.puzzles {
+            if self.file_solutions.contains_key(i) {
+                checked += p.solved.values().sum::<usize>();
+                same += p.as_file;
+            }
+        }
+        (checked, checked - same)
     }
 
+    /// How many of the file's puzzles have results (all of them, but in a shard).
     pub fn puzzles_run(&self) -> usize {
-        let mut p: Vec<usize> = self.results.iter().map(|r| r.puzzle).collect();
-        p.sort_unstable();
-        p.dedup();
-        p.len()
+        self.tally.puzzles.len()
     }
 }
 
@@ -339,30 +479,63 @@ struct FileJson<'a> {
     side: usize,
     summary: Summary,
     puzzles: Vec<PuzzleJson>,
-    instances: Vec<InstanceJson<'a>>,
+    instances: InstancesJson<'a>,
+}
+
+/// A file's instances in the JSON report, serialised as they are read (see [`Records`]).
+struct InstancesJson<'a> {
+    file: &'a FileResults,
+    algorithm: &'a str,
+}
+
+impl Serialize for InstancesJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let f = self.file;
+        let mut seq = s.serialize_seq(Some(f.tally.instances))?;
+        let mut failed = None;
+        let read = f.records.for_each(&mut |r| {
+            let record = InstanceJson {
+                puzzle: r.puzzle,
+                line: f.lines[r.puzzle],
+                run: r.run,
+                solved: r.solved,
+                steps: r.steps,
+                grid: &r.grid,
+                detail: f
+                    .details
+                    .get(&r.puzzle)
+                    .map(|d| (self.algorithm, d))
+                    .into_iter()
+                    .collect(),
+            };
+            seq.serialize_element(&record).map_err(|e| {
+                failed = Some(e);
+                std::io::Error::other("the report could not be written")
+            })
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        read.map_err(S::Error::custom)?;
+        seq.end()
+    }
 }
 
 /// Per puzzle of a file: its runs, how many solved, its TTS99.
 fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
-    let mut by: BTreeMap<usize, (usize, Vec<u32>, usize)> = BTreeMap::new();
-    for r in &f.results {
-        let e = by.entry(r.puzzle).or_default();
-        e.0 += 1;
-        if r.solved {
-            e.1.push(r.steps);
-            e.2 += usize::from(f.file_solutions.get(&r.puzzle) == Some(&r.grid));
-        }
-    }
-    by.into_iter()
-        .map(|(puzzle, (runs, solved, as_file))| {
+    f.tally
+        .puzzles
+        .iter()
+        .map(|(&puzzle, p)| {
             let file_solution = f.file_solutions.get(&puzzle).cloned();
             PuzzleJson {
                 puzzle,
                 line: f.lines[puzzle],
-                runs,
-                solved: solved.len(),
-                tts99: tts99(&solved, runs),
-                solved_as_file: file_solution.as_ref().map(|_| as_file),
+                runs: p.runs,
+                solved: p.solved.values().sum(),
+                tts99: tts99_of_counts(&p.solved, p.runs),
+                solved_as_file: file_solution.as_ref().map(|_| p.as_file),
                 file_solution,
             }
         })
@@ -472,8 +645,13 @@ pub fn provenance_here(started: std::time::SystemTime) -> serde_json::Value {
     serde_json::json!({ "host": host, "started_unix": secs })
 }
 
-/// The JSON report of a batch (pretty-printed).
-pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
+/// Writes the JSON report of a batch (pretty-printed) to `w`, reading each file's records as
+/// it goes.
+pub fn write_batch_json(
+    info: &BatchInfo,
+    files: &[FileResults],
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let doc = BatchJson {
         header: Header::new(info.command.to_vec()),
         algorithm: info.algorithm,
@@ -495,31 +673,16 @@ pub fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
                 side: f.side,
                 summary: f.summary(),
                 puzzles: per_puzzle(f),
-                instances: f
-                    .results
-                    .iter()
-                    .map(|r| InstanceJson {
-                        puzzle: r.puzzle,
-                        line: f.lines[r.puzzle],
-                        run: r.run,
-                        solved: r.solved,
-                        steps: r.steps,
-                        grid: &r.grid,
-                        detail: f
-                            .details
-                            .get(&r.puzzle)
-                            .map(|d| (info.algorithm, d))
-                            .into_iter()
-                            .collect(),
-                    })
-                    .collect(),
+                instances: InstancesJson {
+                    file: f,
+                    algorithm: info.algorithm,
+                },
             })
             .collect(),
         overall: Summary::overall(files),
     };
-    let mut s = serde_json::to_string_pretty(&doc).expect("the report serialises");
-    s.push('\n');
-    s
+    serde_json::to_writer_pretty(&mut *w, &doc).map_err(std::io::Error::other)?;
+    w.write_all(b"\n")
 }
 
 /// Quotes a CSV field when needed (RFC 4180).
@@ -531,10 +694,14 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
-/// One row per instance: file, label, puzzle (0-based), line, run, solved, steps, grid, then
-/// one column per parameter (the JSON's `params`, keys in alphabetical order), so that rows of
-/// different runs can be concatenated and grouped by setting.
-pub fn instances_csv(info: &BatchInfo, files: &[FileResults]) -> String {
+/// Writes one CSV row per instance to `w`: file, label, puzzle (0-based), line, run, solved,
+/// steps, grid, then one column per parameter (the JSON's `params`, keys in alphabetical
+/// order), so that rows of different runs can be concatenated and grouped by setting.
+pub fn write_instances_csv(
+    info: &BatchInfo,
+    files: &[FileResults],
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let params: Vec<(String, String)> = match &info.params {
         serde_json::Value::Object(m) => m
             .iter()
@@ -550,30 +717,29 @@ pub fn instances_csv(info: &BatchInfo, files: &[FileResults]) -> String {
     };
     // Parameter columns carry a `param_` prefix: the budget `steps` would otherwise share a
     // name with the instance's `steps` (pandas reads such a pair as `steps` and `steps.1`).
-    let mut out = String::from("file,label,puzzle,line,run,solved,steps,grid");
+    let mut head = String::from("file,label,puzzle,line,run,solved,steps,grid");
     for (k, _) in &params {
-        out.push_str(",param_");
-        out.push_str(k);
+        head.push_str(",param_");
+        head.push_str(k);
     }
-    out.push('\n');
+    writeln!(w, "{head}")?;
     let values: String = params.iter().map(|(_, v)| format!(",{v}")).collect();
     for f in files {
-        for r in &f.results {
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{},{},{},{}{values}",
-                csv_field(&f.path),
-                csv_field(&f.label),
+        let (path, label) = (csv_field(&f.path), csv_field(&f.label));
+        f.records.for_each(&mut |r| {
+            writeln!(
+                w,
+                "{path},{label},{},{},{},{},{},{}{values}",
                 r.puzzle,
                 f.lines[r.puzzle],
                 r.run,
                 r.solved,
                 r.steps,
                 csv_field(&r.grid)
-            );
-        }
+            )
+        })?;
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]
@@ -592,22 +758,22 @@ mod tests {
 
     #[test]
     fn solved_grids_are_compared_with_the_files_solutions() {
-        let mut f = file(
-            "x",
-            vec![
-                inst(0, 0, true, 3),
-                inst(0, 1, false, 9),
-                inst(1, 0, true, 4),
-            ],
-            1,
-        );
+        let results = vec![
+            inst(0, 0, true, 3),
+            inst(0, 1, false, 9),
+            inst(1, 0, true, 4),
+        ];
+        let f = file("x", results.clone(), 1);
         assert_eq!(
             f.against_file_solutions(),
             (0, 0),
             "no solution in the file"
         );
-        f.file_solutions.insert(0, "1234341221434321".into());
-        f.file_solutions.insert(1, "1243341221344321".into());
+        let solutions = BTreeMap::from([
+            (0, "1234341221434321".to_string()),
+            (1, "1243341221344321".to_string()),
+        ]);
+        let f = file_with("x", results, 1, solutions);
         // Puzzle 0's solved run matches; puzzle 1's solved run holds another grid.
         assert_eq!(f.against_file_solutions(), (2, 1));
         let info = BatchInfo {
@@ -632,16 +798,37 @@ mod tests {
     }
 
     fn file(label: &str, results: Vec<InstanceResult>, ms: u64) -> FileResults {
-        FileResults {
-            path: format!("dir/{label}.txt"),
-            label: label.into(),
-            side: 4,
-            lines: vec![3, 5],
+        file_with(label, results, ms, BTreeMap::new())
+    }
+
+    fn file_with(
+        label: &str,
+        results: Vec<InstanceResult>,
+        ms: u64,
+        file_solutions: BTreeMap<usize, String>,
+    ) -> FileResults {
+        FileResults::held(
+            format!("dir/{label}.txt"),
+            label.into(),
+            4,
+            vec![3, 5],
             results,
-            wall: Duration::from_millis(ms),
-            details: BTreeMap::new(),
-            file_solutions: BTreeMap::new(),
-        }
+            Duration::from_millis(ms),
+            BTreeMap::new(),
+            file_solutions,
+        )
+    }
+
+    fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
+        let mut out = Vec::new();
+        write_batch_json(info, files, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn instances_csv(info: &BatchInfo, files: &[FileResults]) -> String {
+        let mut out = Vec::new();
+        write_instances_csv(info, files, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
     }
 
     #[test]
@@ -681,6 +868,45 @@ mod tests {
         let tts = all.tts99.unwrap();
         assert_eq!((tts.at, tts.p), (10, 5.0 / 6.0));
         assert!((tts.steps - 10.0 * 0.01f64.ln() / (1.0f64 / 6.0).ln()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn stored_records_write_the_same_reports_as_held_ones() {
+        let results = vec![
+            inst(0, 0, true, 4),
+            inst(0, 1, false, 250),
+            inst(1, 0, true, 9),
+        ];
+        let held = file("a", results.clone(), 10);
+        let mut stored = held.clone();
+        stored.records = Records::Stored(std::sync::Arc::new(move |visit| {
+            results.iter().try_for_each(|r| visit(r.clone()))
+        }));
+        let info = BatchInfo {
+            algorithm: "ilca",
+            preset: None,
+            command: &[],
+            backend: "cpu",
+            adapter: None,
+            runs: 2,
+            seed: Some(1),
+            note: None,
+            params: serde_json::json!({"steps": 250}),
+            inputs: Vec::new(),
+            shard: None,
+            provenance: serde_json::json!({}),
+        };
+        let (h, s) = (std::slice::from_ref(&held), std::slice::from_ref(&stored));
+        assert_eq!(batch_json(&info, h), batch_json(&info, s));
+        assert_eq!(instances_csv(&info, h), instances_csv(&info, s));
+        // A record that cannot be read fails the report instead of shortening it.
+        stored.records = Records::Stored(std::sync::Arc::new(|_| {
+            Err(std::io::Error::other("journal gone"))
+        }));
+        let mut out = Vec::new();
+        let e = write_batch_json(&info, std::slice::from_ref(&stored), &mut out).unwrap_err();
+        assert!(e.to_string().contains("journal gone"), "{e}");
+        assert!(write_instances_csv(&info, &[stored], &mut Vec::new()).is_err());
     }
 
     #[test]

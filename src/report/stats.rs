@@ -51,18 +51,26 @@ pub struct Tts {
 /// TTS99 of `runs` runs whose solved ones finished at the step counts `solved_steps` (each at
 /// most the budget); `None` when none solved.
 pub fn tts99(solved_steps: &[u32], runs: usize) -> Option<Tts> {
-    if solved_steps.is_empty() || runs == 0 {
+    let mut counts = std::collections::BTreeMap::new();
+    for &s in solved_steps {
+        *counts.entry(s).or_insert(0) += 1;
+    }
+    tts99_of_counts(&counts, runs)
+}
+
+/// [`tts99`] of solved runs given as (step count → runs solved at it), the form long runs
+/// keep instead of every run's record.
+pub fn tts99_of_counts(
+    solved: &std::collections::BTreeMap<u32, usize>,
+    runs: usize,
+) -> Option<Tts> {
+    if solved.is_empty() || runs == 0 {
         return None;
     }
-    let mut s = solved_steps.to_vec();
-    s.sort_unstable();
     let mut best: Option<Tts> = None;
     let mut i = 0;
-    while i < s.len() {
-        let t = s[i];
-        while i < s.len() && s[i] == t {
-            i += 1;
-        }
+    for (&t, &k) in solved {
+        i += k;
         let p = i as f64 / runs as f64;
         let steps = if i >= runs {
             t as f64

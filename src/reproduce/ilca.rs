@@ -136,16 +136,16 @@ pub fn reproduce_ilca(
             for (name, puzzles) in tiers {
                 let t0 = Instant::now();
                 let results = run::run(device, &Batch::runs(puzzles, &params, runs), progress)?;
-                files.push(FileResults {
-                    path: name.clone(),
-                    label: name.clone(),
-                    side: puzzles.first().map_or(0, Grid::side),
-                    lines: (0..puzzles.len()).collect(),
+                files.push(FileResults::held(
+                    name.clone(),
+                    name.clone(),
+                    puzzles.first().map_or(0, Grid::side),
+                    (0..puzzles.len()).collect(),
                     results,
-                    wall: t0.elapsed(),
-                    details: Default::default(),
-                    file_solutions: Default::default(),
-                });
+                    t0.elapsed(),
+                    Default::default(),
+                    Default::default(),
+                ));
             }
             let tier_rows = files
                 .iter()

@@ -121,16 +121,16 @@ fn run_file(
         .with_context(|| format!("running {}", file.path))?;
     let wall = t0.elapsed();
     let (results, details) = rfss::run::records(&outcomes, 0)?;
-    let record = FileResults {
-        path: file.path.clone(),
-        label: file.label(),
-        side: file.b * file.b,
-        lines: file.puzzles.iter().map(|p| p.line).collect(),
+    let record = FileResults::held(
+        file.path.clone(),
+        file.label(),
+        file.b * file.b,
+        file.puzzles.iter().map(|p| p.line).collect(),
         results,
         wall,
         details,
-        file_solutions: FileResults::solutions_in(&file.puzzles),
-    };
+        FileResults::solutions_in(&file.puzzles),
+    );
     Ok((outcomes, record))
 }
 
