@@ -776,20 +776,7 @@ mod tests {
         let f = file_with("x", results, 1, solutions);
         // Puzzle 0's solved run matches; puzzle 1's solved run holds another grid.
         assert_eq!(f.against_file_solutions(), (2, 1));
-        let info = BatchInfo {
-            algorithm: "ilca",
-            preset: None,
-            command: &[],
-            backend: "cpu",
-            adapter: None,
-            runs: 2,
-            seed: None,
-            note: None,
-            params: serde_json::json!({}),
-            inputs: Vec::new(),
-            shard: None,
-            provenance: serde_json::json!({}),
-        };
+        let info = two_runs(serde_json::json!({}));
         let v: serde_json::Value = serde_json::from_str(&batch_json(&info, &[f])).unwrap();
         let puzzles = &v["files"][0]["puzzles"];
         assert_eq!(puzzles[0]["solved_as_file"], 1);
@@ -817,6 +804,24 @@ mod tests {
             BTreeMap::new(),
             file_solutions,
         )
+    }
+
+    /// A plain ILCA batch of two runs per puzzle with parameters `params`.
+    fn two_runs(params: serde_json::Value) -> BatchInfo<'static> {
+        BatchInfo {
+            algorithm: "ilca",
+            preset: None,
+            command: &[],
+            backend: "cpu",
+            adapter: None,
+            runs: 2,
+            seed: None,
+            note: None,
+            params,
+            inputs: Vec::new(),
+            shard: None,
+            provenance: serde_json::json!({}),
+        }
     }
 
     fn batch_json(info: &BatchInfo, files: &[FileResults]) -> String {
@@ -882,20 +887,7 @@ mod tests {
         stored.records = Records::Stored(std::sync::Arc::new(move |visit| {
             results.iter().try_for_each(|r| visit(r.clone()))
         }));
-        let info = BatchInfo {
-            algorithm: "ilca",
-            preset: None,
-            command: &[],
-            backend: "cpu",
-            adapter: None,
-            runs: 2,
-            seed: Some(1),
-            note: None,
-            params: serde_json::json!({"steps": 250}),
-            inputs: Vec::new(),
-            shard: None,
-            provenance: serde_json::json!({}),
-        };
+        let info = two_runs(serde_json::json!({"steps": 250}));
         let (h, s) = (std::slice::from_ref(&held), std::slice::from_ref(&stored));
         assert_eq!(batch_json(&info, h), batch_json(&info, s));
         assert_eq!(instances_csv(&info, h), instances_csv(&info, s));
