@@ -20,12 +20,7 @@ pub fn available_memory() -> Option<u64> {
 #[cfg(unix)]
 pub fn available_disk(path: &std::path::Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
-    let dir = match path.parent() {
-        _ if path.is_dir() => path,
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    let dir = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let dir = std::ffi::CString::new(folder_of(path).as_os_str().as_bytes()).ok()?;
     let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
     // SAFETY: `dir` is a NUL-terminated path and `st` is space for one statvfs, which the call
     // fills when it returns 0.
@@ -43,20 +38,60 @@ pub fn available_disk(_: &std::path::Path) -> Option<u64> {
     None
 }
 
+/// The folder a file at `path` goes into (`path` itself when it is a folder).
+fn folder_of(path: &std::path::Path) -> &std::path::Path {
+    match path.parent() {
+        _ if path.is_dir() => path,
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    }
+}
+
+/// Which file system holds `path` (as [`available_disk`] looks it up), so that outputs on one
+/// file system can be added up; `None` where that is unknown.
+#[cfg(unix)]
+pub fn file_system_of(path: &std::path::Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(folder_of(path)).ok().map(|m| m.dev())
+}
+
+#[cfg(not(unix))]
+pub fn file_system_of(_: &std::path::Path) -> Option<u64> {
+    None
+}
+
 /// Memory a batch holds per instance of a chunk in flight, with `cells` cells per grid: the
 /// instance and its result record with its final grid.
 pub fn held_bytes_per_instance(cells: usize) -> u64 {
     24 + 64 + cells as u64
 }
 
-/// Disk a batch's records take per instance, with `cells` cells per grid: its line in the
-/// journal, and its record in each requested report (JSON, CSV).
-pub fn disk_bytes_per_instance(cells: usize, json: bool, csv: bool) -> u64 {
-    let cells = cells as u64;
-    let journal = 60 + cells;
-    let json_record = if json { 160 + cells } else { 0 };
-    let csv_record = if csv { 96 + cells } else { 0 };
-    journal + json_record + csv_record
+/// Disk a batch's records take per instance, with `cells` cells per grid, in each place they
+/// go: its line in the journal, its record in the JSON and CSV reports. `detailed`: the
+/// algorithm adds its own record of each instance (RFSS: status, generations, species and the
+/// grid again), measured at about 120 bytes plus the grid in the journal and 490 plus the grid
+/// in the indented JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordBytes {
+    pub journal: u64,
+    pub json: u64,
+    pub csv: u64,
+}
+
+impl RecordBytes {
+    pub fn per_instance(cells: usize, detailed: bool) -> RecordBytes {
+        let cells = cells as u64;
+        let (journal_detail, json_detail) = if detailed {
+            (140 + cells, 490 + cells)
+        } else {
+            (0, 0)
+        };
+        RecordBytes {
+            journal: 60 + cells + journal_detail,
+            json: 160 + cells + json_detail,
+            csv: 96 + cells,
+        }
+    }
 }
 
 /// Refuses records of `instances` instances of `bytes_each` when that exceeds `available`
@@ -74,8 +109,8 @@ pub fn check_disk(
         if need > have {
             bail!(
                 "the records of {instances} instances would take about {} of disk (about \
-                 {bytes_each} bytes each: journal and reports), more than the {} free at {}; \
-                 {what_helps}",
+                 {bytes_each} bytes each: journal and report files), more than the {} free at \
+                 {}; {what_helps}",
                 fmt_bytes(need),
                 fmt_bytes(have),
                 place.display()
@@ -131,7 +166,9 @@ mod tests {
     #[test]
     fn estimates_and_refusals() {
         assert_eq!(held_bytes_per_instance(81), 24 + 64 + 81);
-        assert_eq!(disk_bytes_per_instance(81, true, true), 141 + 241 + 177);
+        let r = RecordBytes::per_instance(81, false);
+        assert_eq!((r.journal, r.json, r.csv), (141, 241, 177));
+        assert_eq!(RecordBytes::per_instance(81, true).json, 241 + 571);
         let here = std::path::Path::new(".");
         check_disk(1_000, 500, Some((1_000_000, here)), "x").unwrap();
         let e = check_disk(
@@ -149,7 +186,12 @@ mod tests {
         assert!(check_disk(u64::MAX, 2, None, "x").is_err());
         // The folder of a file that does not exist yet.
         for file in ["./no-such-file.json", "no-such-file.json"] {
-            assert!(available_disk(std::path::Path::new(file)).is_some_and(|b| b > 0));
+            let file = std::path::Path::new(file);
+            assert!(available_disk(file).is_some_and(|b| b > 0));
+            assert_eq!(
+                file_system_of(file),
+                file_system_of(std::path::Path::new("."))
+            );
         }
         check_memory(1_000, 500, "x", Some(1_000_000), "use fewer --runs").unwrap();
         let e = check_memory(

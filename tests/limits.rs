@@ -99,6 +99,46 @@ fn peak_memory_kb(mut child: std::process::Child) -> (std::process::ExitStatus, 
     }
 }
 
+/// Ten 4x4 puzzles (`generate --model paper --size 4 --d 0.5 --count 10`).
+const PUZZLES_4X4: &str = ".34....14..3312.\n...112.3..1221..\n31.424.3.23.....\n\
+         .1422..3....4.21\n12.4...1.14...13\n3..22...1324..3.\n\
+         42..3.4.2..414..\n312.4..124.3....\n1..224..4..3..14\n.12.2.4..2343...\n";
+
+#[test]
+fn wall_time_counts_each_chunk_once() {
+    // Runs that take most of the process's time: the reported wall time must stay within it.
+    let dir = std::env::temp_dir().join(format!("gpu-sudoku-wall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let puzzles = dir.join("p4.txt");
+    std::fs::write(&puzzles, PUZZLES_4X4).unwrap();
+    let json = dir.join("r.json");
+    let started = std::time::Instant::now();
+    let out = common::run(&[
+        "batch",
+        puzzles.to_str().unwrap(),
+        "--runs",
+        "2000",
+        "--steps",
+        "300",
+        "--chunk",
+        "1024",
+        "--backend",
+        "cpu",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let elapsed = started.elapsed().as_secs_f64();
+    common::ok(&out);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let wall = v["overall"]["timing"]["wall_s"].as_f64().unwrap();
+    assert!(
+        wall > 0.0 && wall < elapsed,
+        "wall {wall} s, process {elapsed} s"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn long_runs_stream_their_records_instead_of_holding_them() {
@@ -108,14 +148,9 @@ fn long_runs_stream_their_records_instead_of_holding_them() {
     let dir = std::env::temp_dir().join(format!("gpu-sudoku-stream-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let puzzles = dir.join("p4.txt");
-    std::fs::write(
-        &puzzles,
-        ".34....14..3312.\n...112.3..1221..\n31.424.3.23.....\n\
-         .1422..3....4.21\n12.4...1.14...13\n3..22...1324..3.\n\
-         42..3.4.2..414..\n312.4..124.3....\n1..224..4..3..14\n.12.2.4..2343...\n",
-    )
-    .unwrap();
+    std::fs::write(&puzzles, PUZZLES_4X4).unwrap();
     let (json, csv) = (dir.join("r.json"), dir.join("r.csv"));
+    let started = std::time::Instant::now();
     let child = common::bin()
         .args(["batch", puzzles.to_str().unwrap(), "--runs", "40000"])
         .args(["--steps", "1", "--backend", "cpu", "--json"])
@@ -127,6 +162,7 @@ fn long_runs_stream_their_records_instead_of_holding_them() {
         .spawn()
         .unwrap();
     let (status, peak_kb) = peak_memory_kb(child);
+    let elapsed = started.elapsed().as_secs_f64();
     assert!(status.success());
     assert!(
         peak_kb < 80_000,
@@ -144,6 +180,14 @@ fn long_runs_stream_their_records_instead_of_holding_them() {
     assert_eq!(instances.len(), 400_000);
     assert_eq!(v["files"][0]["summary"]["instances"], 400_000);
     assert_eq!(instances[399_999]["run"], 39_999);
+    // The run's wall time counts each chunk once (it is within the process's own time).
+    let wall = v["files"][0]["summary"]["timing"]["wall_s"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        wall > 0.0 && wall < elapsed,
+        "wall {wall} s, process {elapsed} s"
+    );
     assert!(
         !dir.join("r.json.partial.jsonl").exists(),
         "the journal is gone"

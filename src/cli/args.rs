@@ -214,7 +214,9 @@ pub fn run_on_devices<T: Send>(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     type Done<T> = (usize, usize, Duration, anyhow::Result<(T, usize)>);
-    let (tx, rx) = std::sync::mpsc::channel::<Done<T>>();
+    // A rendezvous: a worker whose result is not yet taken waits with it, so a result per
+    // device is held beside the one being handled (what the memory estimates count).
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Done<T>>(0);
     std::thread::scope(|s| {
         for (di, device) in devices.iter().enumerate() {
             let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);

@@ -83,18 +83,52 @@ struct Kept {
     wall: Duration,
 }
 
-/// Refuses, before any work, a run whose chunks in flight would not fit in memory or whose
-/// records (journal and reports) would not fit on disk where they go.
-fn check_costs(
-    a: &Args,
-    inputs: &[PuzzleFile],
-    ranges: &[std::ops::Range<usize>],
-    devices: usize,
-) -> Result<()> {
+/// Refuses, before any work, a run whose records (journal and report files) would not fit on
+/// disk where they go: each file system is checked for what it gets.
+fn check_disk(a: &Args, inputs: &[PuzzleFile], items: u64, detailed: bool) -> Result<()> {
+    use gpu_sudoku::limits;
+    use std::path::{Path, PathBuf};
+    if a.reports.json.is_none() && a.reports.csv.is_none() {
+        return Ok(()); // no records are kept
+    }
+    let cells = inputs.iter().map(|f| f.b.pow(4)).max().unwrap_or(81);
+    let bytes = limits::RecordBytes::per_instance(cells, detailed);
+    let file = |p: &Option<String>| p.as_deref().filter(|p| *p != "-").map(PathBuf::from);
+    let (json, csv) = (file(&a.reports.json), file(&a.reports.csv));
+    // The journal lies beside the first report file, or in the temporary folder.
+    let journal = json
+        .clone()
+        .or_else(|| csv.clone())
+        .unwrap_or_else(std::env::temp_dir);
+    let mut places: Vec<(PathBuf, u64)> = vec![(journal, bytes.journal)];
+    places.extend(json.map(|p| (p, bytes.json)));
+    places.extend(csv.map(|p| (p, bytes.csv)));
+    // Places on one file system add up.
+    let mut by_fs: Vec<(Option<u64>, PathBuf, u64)> = Vec::new();
+    for (p, b) in places {
+        let fs = limits::file_system_of(&p);
+        match by_fs.iter_mut().find(|e| fs.is_some() && e.0 == fs) {
+            Some(e) => e.2 += b,
+            None => by_fs.push((fs, p, b)),
+        }
+    }
+    for (_, place, each) in &by_fs {
+        let place: &Path = place;
+        limits::check_disk(
+            items,
+            *each,
+            limits::available_disk(place).map(|b| (b, place)),
+            "use fewer --runs or puzzles, or split the run with --shard K/N",
+        )?;
+    }
+    Ok(())
+}
+
+/// Refuses a run whose chunks in flight (one per device, and one being written) would not fit
+/// in memory.
+fn check_memory(a: &Args, inputs: &[PuzzleFile], items: u64, devices: usize) -> Result<()> {
     use gpu_sudoku::limits;
     let cells = inputs.iter().map(|f| f.b.pow(4)).max().unwrap_or(81);
-    let items: u64 = ranges.iter().map(|r| r.len() as u64).sum();
-    // A chunk per device, and one more being written.
     let in_flight = (a.chunk as u64)
         .min(items)
         .saturating_mul(devices as u64 + 1);
@@ -104,22 +138,7 @@ fn check_costs(
         "the chunks in flight; finished records wait on disk",
         limits::available_memory(),
         "use a smaller --chunk",
-    )?;
-    let (json, csv) = (a.reports.json.is_some(), a.reports.csv.is_some());
-    if json || csv {
-        let place = [&a.reports.json, &a.reports.csv]
-            .into_iter()
-            .flatten()
-            .find(|p| p.as_str() != "-")
-            .map_or_else(std::env::temp_dir, std::path::PathBuf::from);
-        limits::check_disk(
-            items,
-            limits::disk_bytes_per_instance(cells, json, csv),
-            limits::available_disk(&place).map(|b| (b, place.as_path())),
-            "use fewer --runs or puzzles, or split the run with --shard K/N",
-        )?;
-    }
-    Ok(())
+    )
 }
 
 /// Hands the records of the chunks at `spans` (in order) to `visit`.
@@ -202,8 +221,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
         inputs.push(f);
     }
-    let devices = a.device.open_many()?;
-    let device = &devices[0];
     // The items of each file (puzzle × run) this process runs: all, or its shard's.
     let cost_each = |f: &PuzzleFile| -> u64 {
         let cells = (f.b as u64).pow(4);
@@ -222,7 +239,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .collect();
     let ranges = shard::ranges(&groups, a.shard);
     let chunk = a.chunk as usize;
-    check_costs(&a, &inputs, &ranges, devices.len())?;
+    let items: u64 = ranges.iter().map(|r| r.len() as u64).sum();
+    check_disk(&a, &inputs, items, matches!(run, Run::Rfss(_)))?;
+    let devices = a.device.open_many()?;
+    let device = &devices[0];
+    check_memory(&a, &inputs, items, devices.len())?;
 
     let mut usage = vec![(0usize, Duration::ZERO); devices.len()];
     let say = |text: &str| print_table(&a.reports, text);
@@ -309,7 +330,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
         k.details.extend(c.details);
         k.spans.push((c.start, span));
         k.done.insert(c.start);
-        k.wall += Duration::from_secs_f64(c.wall_s);
         Ok(())
     };
     let mut journal =
@@ -322,6 +342,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 && c.end == (c.start + chunk).min(ranges[fi].end)
                 && !kept[fi].done.contains(&c.start);
             if fits {
+                // A chunk of the interrupted run counts the time it took then.
+                kept[fi].wall += Duration::from_secs_f64(c.wall_s);
                 keep(span, c, &mut kept)?;
             }
             Ok(())

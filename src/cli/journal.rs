@@ -6,7 +6,8 @@
 //! The journal is also where a run's per-instance records wait for the report: each chunk's
 //! place in the file ([`Span`]) is kept, and the report reads the chunks back in order, so a
 //! run of any length holds one chunk at a time. A run whose reports all go to standard output
-//! keeps the same file, unnamed, in the temporary folder ([`Journal::scratch`]).
+//! keeps the same file in the temporary folder, its name removed as soon as it is open (on
+//! Unix), so nothing is left behind however the run ends ([`Journal::scratch`]).
 
 use anyhow::{bail, Context, Result};
 use serde::{de::DeserializeOwned, Serialize};
@@ -15,11 +16,14 @@ use std::path::{Path, PathBuf};
 
 pub struct Journal {
     path: PathBuf,
-    file: std::fs::File,
+    /// Shared with the readers of its chunks (the name of a scratch journal is gone).
+    file: std::sync::Arc<std::fs::File>,
     /// Bytes written so far (where the next chunk starts).
     end: u64,
-    /// A scratch file (not a resume point): removed when dropped.
+    /// A scratch file (not a resume point) still named: removed when dropped.
     scratch: bool,
+    /// A scratch file whose name is already removed.
+    unlinked: bool,
 }
 
 /// Where one chunk's line lies in a journal.
@@ -117,18 +121,17 @@ impl Journal {
             }
             let file = std::fs::OpenOptions::new()
                 .read(true)
-                .write(true)
+                .append(true)
                 .open(path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             file.set_len(complete_bytes)?;
-            let mut j = Journal {
+            let j = Journal {
                 path: path.to_path_buf(),
-                file,
+                file: std::sync::Arc::new(file),
                 end: complete_bytes,
                 scratch: false,
+                unlinked: false,
             };
-            use std::io::Seek;
-            j.file.seek(std::io::SeekFrom::End(0))?;
             return Ok((j, done));
         }
         let j = Journal::create(path, header, false)
@@ -137,64 +140,80 @@ impl Journal {
     }
 
     /// A journal in the temporary folder that only holds records until the report is written
-    /// (every report goes to standard output); removed when dropped.
+    /// (every report goes to standard output): a new file, unlinked at once where the system
+    /// allows (Unix), removed on drop elsewhere.
     pub fn scratch(header: &serde_json::Value) -> Result<Journal> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
         let path = std::env::temp_dir().join(format!(
-            "gpu-sudoku-{}-records.partial.jsonl",
+            "gpu-sudoku-{}-{nanos}-records.jsonl",
             std::process::id()
         ));
-        Journal::create(&path, header, true).with_context(|| {
+        let mut j = Journal::create(&path, header, true).with_context(|| {
             format!(
                 "cannot create {} to hold the records until the report is written (set TMPDIR \
                  to a folder with room)",
                 path.display()
             )
-        })
+        })?;
+        if cfg!(unix) && std::fs::remove_file(&path).is_ok() {
+            j.scratch = false; // nothing left to remove
+            j.unlinked = true;
+        }
+        Ok(j)
     }
 
+    /// A new journal at `path` (refused when a file is there) holding the header line.
     fn create(path: &Path, header: &serde_json::Value, scratch: bool) -> Result<Journal> {
         let mut file = std::fs::OpenOptions::new()
             .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
+            .append(true)
+            .create_new(true)
             .open(path)?;
-        let line = serde_json::to_string(header)?;
-        writeln!(file, "{line}")?;
+        let line = serde_json::to_string(header)? + "\n";
+        file.write_all(line.as_bytes())?;
         file.sync_data()?;
         Ok(Journal {
             path: path.to_path_buf(),
-            file,
-            end: line.len() as u64 + 1,
+            file: std::sync::Arc::new(file),
+            end: line.len() as u64,
             scratch,
+            unlinked: false,
         })
     }
 
-    /// Records one finished chunk (on disk before this returns); where it lies.
+    /// Records one finished chunk (on disk before this returns); where it lies. The line goes
+    /// out in one write to the end of the file (opened to append), so an interruption cuts at
+    /// most this line, and reading chunks back in between moves nothing.
     pub fn append<C: Serialize>(&mut self, chunk: &C) -> Result<Span> {
-        let line = serde_json::to_string(chunk)?;
-        writeln!(self.file, "{line}")
+        let line = serde_json::to_string(chunk)? + "\n";
+        (&*self.file)
+            .write_all(line.as_bytes())
             .and_then(|()| self.file.sync_data())
             .with_context(|| format!("cannot write the journal {}", self.path.display()))?;
         let span = Span {
             offset: self.end,
-            len: line.len() as u64,
+            len: line.len() as u64 - 1,
         };
-        self.end += line.len() as u64 + 1;
+        self.end += line.len() as u64;
         Ok(span)
     }
 
-    /// A reader of this journal's chunks by [`Span`] (for reports written after the run).
+    /// A reader of this journal's chunks by [`Span`] (for reports written after the run),
+    /// through the journal's own open file.
     pub fn reader(&self) -> ChunkReader {
         ChunkReader {
+            file: self.file.clone(),
             path: self.path.clone(),
+            unlinked: self.unlinked,
         }
     }
 
     /// The report is written: the journal is no longer needed.
     pub fn finish(self) -> Result<()> {
-        if self.scratch {
-            return Ok(()); // removed on drop
+        if self.scratch || self.unlinked {
+            return Ok(()); // removed on drop, or already
         }
         let path = self.path.clone();
         drop(self);
@@ -213,7 +232,9 @@ impl Drop for Journal {
 /// Reads chunks back from a journal by their [`Span`]s.
 #[derive(Clone, Debug)]
 pub struct ChunkReader {
+    file: std::sync::Arc<std::fs::File>,
     path: PathBuf,
+    unlinked: bool,
 }
 
 impl ChunkReader {
@@ -224,17 +245,19 @@ impl ChunkReader {
         mut visit: impl FnMut(C) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         use std::io::{Read, Seek};
-        let mut f = std::fs::File::open(&self.path)?;
+        let mut f = &*self.file;
         let mut line = Vec::new();
         for s in spans {
             f.seek(std::io::SeekFrom::Start(s.offset))?;
             line.resize(s.len as usize, 0);
             f.read_exact(&mut line)?;
             let chunk = serde_json::from_slice(&line).map_err(|e| {
-                std::io::Error::other(format!(
-                    "{} changed under the run: {e}",
-                    self.path.display()
-                ))
+                let what = if self.unlinked {
+                    "the scratch journal".to_string()
+                } else {
+                    self.path.display().to_string()
+                };
+                std::io::Error::other(format!("{what} changed under the run: {e}"))
             })?;
             visit(chunk)?;
         }
