@@ -160,3 +160,40 @@ fn prune_reaches_every_ilca_entry() {
         assert_eq!(row["median_iterations"], 1.0, "{row}");
     }
 }
+
+#[test]
+fn each_ilca_entry_keeps_its_presets_pruning_unless_prune_is_given() {
+    let settings = |prune: &[&str]| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+            .args(["compare", "puzzles/classic.txt", "--algos"])
+            .args([
+                "ilca,ilca-unique5k",
+                "--runs",
+                "1",
+                "--max-iterations",
+                "300",
+            ])
+            .args(prune)
+            .args(["--json", "-"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("XDG_RUNTIME_DIR", "/tmp")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["params"]["settings"].clone()
+    };
+    let s = settings(&[]);
+    assert_eq!(s["ilca"]["prune"], "off");
+    assert_eq!(s["ilca-unique5k"]["prune"], "singles");
+    assert_eq!(s["ilca-unique5k"]["penalty_floor"], 0.0001);
+    let s = settings(&["--prune", "off"]);
+    assert_eq!(
+        s["ilca-unique5k"]["prune"], "off",
+        "an explicit --prune wins"
+    );
+}

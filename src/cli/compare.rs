@@ -59,9 +59,10 @@ pub struct Args {
     #[arg(long, value_parser = preset_parser(), value_name = "NAME")]
     pub preset: Option<&'static Preset>,
     /// NOT IN THE PAPER: `singles` places every naked and hidden single before each ILCA entry
-    /// (`ilca`, `ilca-PRESET`) starts [default: off].
-    #[arg(long, value_parser = choice::<Prune>(), default_value_t = Prune::Off)]
-    pub prune: Prune,
+    /// (`ilca`, `ilca-PRESET`) starts; `off` for none [default: each entry's preset's, off but
+    /// for `unique5k`].
+    #[arg(long, value_parser = choice::<Prune>())]
+    pub prune: Option<Prune>,
     #[command(flatten)]
     pub reports: ReportArgs,
     /// Run only shard K of N (0 ≤ K < N) of the (file, algorithm, puzzle, run) attempts;
@@ -168,7 +169,12 @@ impl Algo {
     }
 }
 
-fn parse_algos(s: &str, ilca: &IlcaParams, rfss: &RfssParams) -> Result<Vec<Algo>> {
+fn parse_algos(
+    s: &str,
+    ilca: &IlcaParams,
+    prune: Option<Prune>,
+    rfss: &RfssParams,
+) -> Result<Vec<Algo>> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
         let algo = if name == "ilca" {
@@ -184,10 +190,11 @@ fn parse_algos(s: &str, ilca: &IlcaParams, rfss: &RfssParams) -> Result<Vec<Algo
                         .join(", ")
                 );
             };
+            let params = preset.params();
             let params = IlcaParams {
                 seed: ilca.seed,
-                prune: ilca.prune,
-                ..preset.params()
+                prune: prune.unwrap_or(params.prune),
+                ..params
             };
             Algo::Ilca(name.into(), params)
         } else if name == "rfss" {
@@ -295,17 +302,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .with_context(|| format!("--max-iterations is too large for {what}"))
     };
     let ilca_steps = limit("ILCA steps")?;
+    let ilca = a.preset.map_or_else(IlcaParams::default, Preset::params);
     let ilca = IlcaParams {
         seed: a.seed,
-        prune: a.prune,
-        ..a.preset.map_or_else(IlcaParams::default, Preset::params)
+        prune: a.prune.unwrap_or(ilca.prune),
+        ..ilca
     };
     let rfss_params = RfssParams {
         max_generations: limit("RFSS generations")?
             .unwrap_or(RfssParams::default().max_generations),
         ..RfssParams::default()
     };
-    let mut algos = parse_algos(&a.algos, &ilca, &rfss_params)?;
+    let mut algos = parse_algos(&a.algos, &ilca, a.prune, &rfss_params)?;
     for algo in &mut algos {
         match algo {
             Algo::Ilca(_, p) => {

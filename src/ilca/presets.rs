@@ -3,7 +3,7 @@
 //! rates the paper reports for them, and the improved variants of docs/REPRODUCTION.md (not the
 //! paper). Explicit options override a preset's fields.
 
-use super::IlcaParams;
+use super::{IlcaParams, Prune};
 
 /// The resolution rates (%) a paper table reports per tier; `None` where it reports none.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,6 +42,10 @@ pub struct Preset {
     pub lp: f64,
     pub sr: u32,
     pub restart: u32,
+    /// Smallest penalty factor; `None`: the default reading's.
+    pub penalty_floor: Option<f64>,
+    /// What is done to a puzzle before ILCA starts (off for every paper preset).
+    pub prune: Prune,
     /// What the paper reports for this setting (paper presets only).
     pub paper: Option<PaperRates>,
 }
@@ -67,6 +71,8 @@ pub const PRESETS: &[Preset] = &[
         lp: 1.0,
         sr: 0,
         restart: 0,
+        penalty_floor: None,
+        prune: Prune::Off,
         paper: paper(
             "Table 2",
             [Some(99.9), Some(96.7), Some(58.0), Some(35.5)],
@@ -81,6 +87,8 @@ pub const PRESETS: &[Preset] = &[
         lp: 1.0,
         sr: 0,
         restart: 0,
+        penalty_floor: None,
+        prune: Prune::Off,
         paper: paper("Table 3", [None, None, Some(93.0), Some(77.0)], 92.5),
     },
     Preset {
@@ -91,6 +99,8 @@ pub const PRESETS: &[Preset] = &[
         lp: 3.5,
         sr: 0,
         restart: 0,
+        penalty_floor: None,
+        prune: Prune::Off,
         paper: paper("Table 4", [None, None, Some(98.0), Some(87.0)], 96.3),
     },
     Preset {
@@ -101,6 +111,8 @@ pub const PRESETS: &[Preset] = &[
         lp: 1.0,
         sr: 40,
         restart: 0,
+        penalty_floor: None,
+        prune: Prune::Off,
         paper: paper("Table 5", [None, None, Some(99.0), Some(96.0)], 98.8),
     },
     Preset {
@@ -112,6 +124,8 @@ pub const PRESETS: &[Preset] = &[
         lp: 1.0,
         sr: 65,
         restart: 0,
+        penalty_floor: None,
+        prune: Prune::Off,
         paper: paper(
             "Table 6",
             [Some(100.0), Some(100.0), Some(100.0), Some(98.0)],
@@ -127,6 +141,8 @@ pub const PRESETS: &[Preset] = &[
         lp: 1.0,
         sr: 50,
         restart: 500,
+        penalty_floor: None,
+        prune: Prune::Off,
         paper: None,
     },
     Preset {
@@ -138,6 +154,8 @@ pub const PRESETS: &[Preset] = &[
         lp: 1.0,
         sr: 50,
         restart: 500,
+        penalty_floor: None,
+        prune: Prune::Off,
         paper: None,
     },
     Preset {
@@ -149,6 +167,22 @@ pub const PRESETS: &[Preset] = &[
         lp: 20.0,
         sr: 40,
         restart: 500,
+        penalty_floor: None,
+        prune: Prune::Off,
+        paper: None,
+    },
+    Preset {
+        name: "unique5k",
+        about: "for unique 9x9 puzzles in 5,000 steps, not the paper: singles placed first \
+                (--prune singles), lr = 0.25, lp = 20, sr = 25, restart every 200 steps, \
+                penalty floor 0.0001 (docs/BEYOND.md: 94% of the unique rated tiers)",
+        steps: 5_000,
+        lr: 0.25,
+        lp: 20.0,
+        sr: 25,
+        restart: 200,
+        penalty_floor: Some(0.0001),
+        prune: Prune::Singles,
         paper: None,
     },
 ];
@@ -172,6 +206,8 @@ impl Preset {
             lp: self.lp,
             sr: self.sr,
             restart: self.restart,
+            penalty_floor: self.penalty_floor.unwrap_or(base.penalty_floor),
+            prune: self.prune,
             ..base
         }
     }
@@ -224,6 +260,15 @@ mod tests {
             Some(77.0)
         );
         assert_eq!(by_name("table3").unwrap().paper.unwrap().tier("easy"), None);
+        // A preset may set the penalty floor and pruning; the paper's set neither.
+        let u = by_name("unique5k").unwrap().params();
+        assert_eq!(
+            (u.prune, u.penalty_floor, u.steps),
+            (Prune::Singles, 0.0001, 5000)
+        );
+        for p in PRESETS.iter().filter(|p| p.paper.is_some()) {
+            assert_eq!((p.prune, p.penalty_floor), (Prune::Off, None), "{}", p.name);
+        }
         let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
         let mut unique = names.clone();
         unique.dedup();
