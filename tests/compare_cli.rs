@@ -166,13 +166,7 @@ fn each_ilca_entry_keeps_its_presets_pruning_unless_prune_is_given() {
     let settings = |prune: &[&str]| -> serde_json::Value {
         let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
             .args(["compare", "puzzles/classic.txt", "--algos"])
-            .args([
-                "ilca,ilca-unique5k",
-                "--runs",
-                "1",
-                "--max-iterations",
-                "300",
-            ])
+            .args(["ilca,ilca-pruned", "--runs", "1", "--max-iterations", "800"])
             .args(prune)
             .args(["--json", "-"])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -189,11 +183,8 @@ fn each_ilca_entry_keeps_its_presets_pruning_unless_prune_is_given() {
     };
     let s = settings(&[]);
     assert_eq!(s["ilca"]["prune"], "off");
-    assert_eq!(s["ilca-unique5k"]["prune"], "singles");
-    assert_eq!(s["ilca-unique5k"]["penalty_floor"], 0.0001);
+    assert_eq!(s["ilca-pruned"]["prune"], "singles");
+    assert_eq!(s["ilca-pruned"]["penalty_floor"], 1e-6);
     let s = settings(&["--prune", "off"]);
-    assert_eq!(
-        s["ilca-unique5k"]["prune"], "off",
-        "an explicit --prune wins"
-    );
+    assert_eq!(s["ilca-pruned"]["prune"], "off", "an explicit --prune wins");
 }

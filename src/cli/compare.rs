@@ -60,7 +60,7 @@ pub struct Args {
     pub preset: Option<&'static Preset>,
     /// NOT IN THE PAPER: `singles` places every naked and hidden single before each ILCA entry
     /// (`ilca`, `ilca-PRESET`) starts; `off` for none [default: each entry's preset's, off but
-    /// for `unique5k`].
+    /// for `pruned`].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,
     #[command(flatten)]
