@@ -352,8 +352,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if journal.is_none() && records_wanted {
         journal = Some(Journal::scratch(&header)?);
     }
-    let total: usize = ranges.iter().map(|r| r.len()).sum();
-    let bar = super::progress::bar(total, "");
+    let bar = super::progress::bar(items as usize, "");
     let mut files = Vec::new();
     for (fi, (f, tier)) in inputs.iter().zip(&tiers).enumerate() {
         bar.set_message(f.label());
@@ -385,7 +384,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             |_, c| {
                 let span = match journal.as_mut() {
                     Some(j) => j.append(&c)?,
-                    None => Span { offset: 0, len: 0 },
+                    None => Span { offset: 0, len: 0 }, // no report reads them back
                 };
                 keep(span, c, &mut kept)
             },
