@@ -235,22 +235,14 @@ fn pruned_runs_agree_and_keep_their_puzzle_indices() {
     }
     let (gpu, _) = Device::open(Backend::Gpu, None).unwrap();
     let puzzles = nine_by_nine();
-    // One setting as given and one pruned, interleaved in one batch.
-    let settings = [
-        IlcaParams {
-            steps: 60,
-            lr: 0.1,
-            lp: 2.0,
-            ..Default::default()
-        },
-        IlcaParams {
-            steps: 60,
-            lr: 0.1,
-            lp: 2.0,
-            prune: Prune::Singles,
-            ..Default::default()
-        },
-    ];
+    // One setting as given and one per pruning, interleaved in one batch.
+    let settings = [Prune::Off, Prune::Singles, Prune::Logic].map(|prune| IlcaParams {
+        steps: 60,
+        lr: 0.1,
+        lp: 2.0,
+        prune,
+        ..Default::default()
+    });
     let batch = Batch::all(&puzzles, &settings, 3);
     let cpu = run::run(&Device::Cpu, &batch, &|_| {}).unwrap();
     let got = run::run(&gpu, &batch, &|_| {}).unwrap();
@@ -269,11 +261,11 @@ fn pruned_runs_agree_and_keep_their_puzzle_indices() {
     for (r, i) in cpu
         .iter()
         .zip(&batch.instances)
-        .filter(|(_, i)| i.setting == 1)
+        .filter(|(_, i)| i.setting > 0)
     {
         let end = gpu_sudoku::ilca::trace::record(
             &puzzles[i.puzzle],
-            &settings[1],
+            &settings[i.setting],
             i.puzzle,
             i.run,
             |_| Ok(()),

@@ -58,6 +58,29 @@ pub fn place_singles(puzzle: &Grid) -> Result<Grid, Contradiction> {
     Ok(out)
 }
 
+/// `puzzle` with every cell placed that the strong propagation fixes ([`Propagation::Strong`]:
+/// naked and hidden singles, locked candidates and every naked or hidden subset, to a fixpoint,
+/// no guessing), or `None` when that propagation finds the puzzle contradictory.
+pub fn place_by_logic(puzzle: &Grid) -> Option<Grid> {
+    let g = Geometry::get(puzzle.box_size());
+    let cfg = super::Config {
+        propagation: Propagation::Strong,
+        ..Default::default()
+    };
+    let mut search = Search::new(g, cfg, 1, 0, Default::default(), None);
+    if !search.load(puzzle, None) {
+        return None;
+    }
+    let mut out = puzzle.clone();
+    for c in 0..g.cells {
+        let m = search.cand[c];
+        if out.get(c) == 0 && m.count_ones() == 1 {
+            out.set(c, m.trailing_zeros() as u8 + 1);
+        }
+    }
+    Some(out)
+}
+
 /// Naked and hidden singles on whole-grid candidate masks (bit d for digit d + 1, one mask per
 /// cell, clues as single bits) until none is left: a cell with one candidate leaves it to no
 /// peer, a digit with one place in a unit gets that place. Sweeps the cells, then every unit's

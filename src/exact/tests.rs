@@ -662,3 +662,41 @@ fn empty_64x64_is_filled_by_the_first_search() {
     assert_eq!(s.stats().restarts, 0, "{:?}", s.stats());
     o.first.unwrap().verify_solution_of(&e).unwrap();
 }
+
+#[test]
+fn logic_places_what_singles_cannot_and_only_the_solution() {
+    // puzzles/unique/hard.txt's first puzzle needs more than singles (rated hard).
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/unique/hard.txt"
+    ))
+    .unwrap();
+    let mut more = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')).take(10) {
+        let p = crate::puzzle::parse_str(line.split_whitespace().next().unwrap(), None)
+            .unwrap()
+            .remove(0)
+            .grid;
+        let solution = solve(&p).unwrap();
+        let singles = place_singles(&p).unwrap();
+        let logic = place_by_logic(&p).unwrap();
+        let filled = |g: &Grid| g.cells().iter().filter(|&&v| v != 0).count();
+        for c in 0..p.geometry().cells {
+            if logic.get(c) != 0 {
+                assert_eq!(
+                    logic.get(c),
+                    solution.get(c),
+                    "a placement off the solution"
+                );
+            }
+            if singles.get(c) != 0 {
+                assert_eq!(logic.get(c), singles.get(c), "logic keeps every single");
+            }
+        }
+        more += usize::from(filled(&logic) > filled(&singles));
+    }
+    assert!(
+        more > 0,
+        "locked candidates and subsets place more than singles"
+    );
+}

@@ -78,6 +78,10 @@ crate::choice! {
         /// and ILCA learns only the cells they leave open; a puzzle the singles contradict is
         /// left as it is. The reported grid is checked against the original clues.
         Singles = "singles",
+        /// Every cell that logic without guessing fixes is placed first: naked and hidden
+        /// singles, locked candidates and naked and hidden subsets, to a fixpoint
+        /// ([`crate::exact::place_by_logic`]); otherwise as `singles`.
+        Logic = "logic",
     }
 }
 
@@ -90,6 +94,7 @@ impl Prune {
             Prune::Singles => {
                 crate::exact::place_singles(puzzle).unwrap_or_else(|_| puzzle.clone())
             }
+            Prune::Logic => crate::exact::place_by_logic(puzzle).unwrap_or_else(|| puzzle.clone()),
         }
     }
 }

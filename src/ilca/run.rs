@@ -3,6 +3,7 @@
 
 use super::{cpu, gpu, Batch, Instance, Prune};
 use crate::backend::{Device, Progress};
+use crate::choice::Choice;
 use crate::puzzle::Grid;
 use crate::report::InstanceResult;
 use anyhow::Result;
@@ -15,16 +16,24 @@ pub fn run(device: &Device, batch: &Batch, progress: Progress) -> Result<Vec<Ins
     if !batch.instances.iter().any(prunes) {
         return run_as_given(device, batch, progress);
     }
-    // `--prune singles`: the instances of pruning settings run on the pruned puzzles, the others
-    // on the puzzles as given; every instance keeps its puzzle index, hence its random key.
-    let pruned: Vec<Grid> = batch.puzzles.iter().map(Prune::Singles.on()).collect();
+    // `--prune`: the instances of each pruning choice run on the puzzles it prunes (`off`: as
+    // given); every instance keeps its puzzle index, hence its random key.
     let mut results = vec![None; batch.instances.len()];
-    for prune in [false, true] {
+    for &prune in Prune::ALL {
         let at: Vec<usize> = (0..batch.instances.len())
-            .filter(|&k| prunes(&batch.instances[k]) == prune)
+            .filter(|&k| batch.settings[batch.instances[k].setting].prune == prune)
             .collect();
+        if at.is_empty() {
+            continue;
+        }
+        let pruned: Vec<Grid>;
         let part = Batch {
-            puzzles: if prune { &pruned } else { batch.puzzles },
+            puzzles: if prune == Prune::Off {
+                batch.puzzles
+            } else {
+                pruned = batch.puzzles.iter().map(prune.on()).collect();
+                &pruned
+            },
             settings: batch.settings,
             instances: at.iter().map(|&k| batch.instances[k]).collect(),
         };
