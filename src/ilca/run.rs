@@ -31,7 +31,16 @@ pub fn run(device: &Device, batch: &Batch, progress: Progress) -> Result<Vec<Ins
             puzzles: if prune == Prune::Off {
                 batch.puzzles
             } else {
-                pruned = batch.puzzles.iter().map(prune.on()).collect();
+                // Only the puzzles these instances use are pruned (a chunk of a large file
+                // touches few of them); the others stay as given, unread.
+                let mut used = vec![false; batch.puzzles.len()];
+                for &k in &at {
+                    used[batch.instances[k].puzzle] = true;
+                }
+                let on = prune.on();
+                pruned = (batch.puzzles.iter().zip(used))
+                    .map(|(p, u)| if u { on(p) } else { p.clone() })
+                    .collect();
                 &pruned
             },
             settings: batch.settings,
