@@ -59,7 +59,8 @@ pub struct Args {
     #[arg(long, value_parser = preset_parser(), value_name = "NAME")]
     pub preset: Option<&'static Preset>,
     /// NOT IN THE PAPER: `singles` places every naked and hidden single before each ILCA entry
-    /// (`ilca`, `ilca-PRESET`) starts; `off` for none [default: each entry's preset's, off but
+    /// (`ilca`, `ilca-PRESET`) starts, `logic` also what locked candidates and naked and hidden
+    /// subsets fix; `off` for none [default: each entry's preset's, off but
     /// for `pruned`].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,

@@ -48,7 +48,7 @@ pub struct IlcaFixedArgs {
     #[arg(long)]
     pub restart: Option<u32>,
     /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1)
-    /// [default: 0.001].
+    /// [default: the preset's; 0.001 but for `pruned`].
     #[arg(long, allow_hyphen_values = true)]
     pub penalty_floor: Option<f64>,
     /// Which neighbours' degrees a conflicted cell must beat to be rewarded [default: sharing].
@@ -64,7 +64,8 @@ pub struct IlcaFixedArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// NOT IN THE PAPER: `singles` places every naked and hidden single before ILCA starts
-    /// (ILCA learns only the cells left open) [default: off].
+    /// (ILCA learns only the cells left open); `logic` also uses locked candidates and naked and
+    /// hidden subsets [default: the preset's; off but for `pruned`].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,
 }

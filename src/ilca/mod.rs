@@ -79,8 +79,8 @@ crate::choice! {
         /// left as it is. The reported grid is checked against the original clues.
         Singles = "singles",
         /// Every cell that logic without guessing fixes is placed first: naked and hidden
-        /// singles, locked candidates and naked and hidden subsets, to a fixpoint
-        /// ([`crate::exact::place_by_logic`]); otherwise as `singles`.
+        /// singles, locked candidates and naked and hidden subsets, to a fixpoint (the exact
+        /// solver's strong propagation); otherwise as `singles`.
         Logic = "logic",
     }
 }
