@@ -241,6 +241,12 @@ fn bad_parameters_fail_with_clear_messages() {
             &["--penalty-floor", "1"],
             "--penalty-floor: must be in [0, 1)",
         ),
+        // A value the preset set says so; one the user gave does not.
+        (
+            &["--preset", "pruned", "--steps", "500"],
+            "--restart: 750 is larger than the step limit 500: the restart would never run (0 \
+             turns it off) (--restart comes from --preset pruned; give --restart to change it)",
+        ),
     ];
     for (extra, msg) in cases {
         let mut args = vec!["batch", nine.as_str()];
@@ -250,6 +256,21 @@ fn bad_parameters_fail_with_clear_messages() {
         assert!(!out.status.success(), "{extra:?} should fail");
         assert!(err.contains(msg), "{extra:?}: {err}");
     }
+    let out = run(&[
+        "batch",
+        nine.as_str(),
+        "--preset",
+        "pruned",
+        "--steps",
+        "500",
+        "--restart",
+        "600",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--restart: 600 is larger") && !err.contains("comes from"),
+        "{err}"
+    );
     // A bad puzzle file: file, line and column.
     let bad = tmp("bad.txt");
     std::fs::write(&bad, format!("{CLASSIC}\n53..7..x.{}\n", &CLASSIC[9..])).unwrap();

@@ -121,7 +121,19 @@ impl IlcaArgs {
             sr: self.sr.unwrap_or(b.sr),
             ..b
         };
-        p.validate()?;
+        p.validate().map_err(|mut e| {
+            // A value the preset set, not the user: say where it came from.
+            if let Some(preset) = self.fixed.preset {
+                let flag = format!("--{}", e.param.replace('_', "-"));
+                if !self.given().contains(&flag.as_str()) {
+                    e.problem += &format!(
+                        " ({flag} comes from --preset {}; give {flag} to change it)",
+                        preset.name
+                    );
+                }
+            }
+            e
+        })?;
         Ok(p)
     }
 
