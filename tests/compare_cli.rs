@@ -131,16 +131,12 @@ fn compare_runs_acs() {
     assert_eq!(acs["mean_iterations"], again["mean_iterations"]);
 }
 
-#[test]
-fn prune_reaches_every_ilca_entry() {
+/// The JSON report of `compare puzzles/classic.txt ARGS --json -`, which must succeed.
+fn classic_report(args: &[&str]) -> serde_json::Value {
     let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
-        .args([
-            "compare",
-            "puzzles/classic.txt",
-            "--algos",
-            "ilca,ilca-improved",
-        ])
-        .args(["--runs", "2", "--prune", "singles", "--json", "-"])
+        .args(["compare", "puzzles/classic.txt"])
+        .args(args)
+        .args(["--json", "-"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("XDG_RUNTIME_DIR", "/tmp")
         .output()
@@ -150,7 +146,19 @@ fn prune_reaches_every_ilca_entry() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn prune_reaches_every_ilca_entry() {
+    let v = classic_report(&[
+        "--algos",
+        "ilca,ilca-improved",
+        "--runs",
+        "2",
+        "--prune",
+        "singles",
+    ]);
     for algo in ["ilca", "ilca-improved"] {
         assert_eq!(v["params"]["settings"][algo]["prune"], "singles", "{algo}");
     }
@@ -164,22 +172,16 @@ fn prune_reaches_every_ilca_entry() {
 #[test]
 fn each_ilca_entry_keeps_its_presets_pruning_unless_prune_is_given() {
     let settings = |prune: &[&str]| -> serde_json::Value {
-        let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
-            .args(["compare", "puzzles/classic.txt", "--algos"])
-            .args(["ilca,ilca-pruned", "--runs", "1", "--max-iterations", "800"])
-            .args(prune)
-            .args(["--json", "-"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("XDG_RUNTIME_DIR", "/tmp")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        v["params"]["settings"].clone()
+        let mut args = vec![
+            "--algos",
+            "ilca,ilca-pruned",
+            "--runs",
+            "1",
+            "--max-iterations",
+            "800",
+        ];
+        args.extend_from_slice(prune);
+        classic_report(&args)["params"]["settings"].clone()
     };
     let s = settings(&[]);
     assert_eq!(s["ilca"]["prune"], "off");
