@@ -104,13 +104,19 @@ const PUZZLES_4X4: &str = ".34....14..3312.\n...112.3..1221..\n31.424.3.23.....\
          .1422..3....4.21\n12.4...1.14...13\n3..22...1324..3.\n\
          42..3.4.2..414..\n312.4..124.3....\n1..224..4..3..14\n.12.2.4..2343...\n";
 
-#[test]
-fn wall_time_counts_each_chunk_once() {
-    // Runs that take most of the process's time: the reported wall time must stay within it.
-    let dir = std::env::temp_dir().join(format!("gpu-sudoku-wall-{}", std::process::id()));
+/// A fresh folder for test `name` holding `p4.txt` (the puzzles above): (folder, file).
+fn folder_with_puzzles(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("gpu-sudoku-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let puzzles = dir.join("p4.txt");
     std::fs::write(&puzzles, PUZZLES_4X4).unwrap();
+    (dir, puzzles)
+}
+
+#[test]
+fn wall_time_counts_each_chunk_once() {
+    // Runs that take most of the process's time: the reported wall time must stay within it.
+    let (dir, puzzles) = folder_with_puzzles("wall");
     let json = dir.join("r.json");
     let started = std::time::Instant::now();
     let out = common::run(&[
@@ -145,10 +151,7 @@ fn long_runs_stream_their_records_instead_of_holding_them() {
     // 400,000 4x4 instances with both reports: held until the end, their records took about
     // 390 bytes each (about 150 MB); streamed through the journal, the process stays near its
     // base size whatever the count.
-    let dir = std::env::temp_dir().join(format!("gpu-sudoku-stream-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let puzzles = dir.join("p4.txt");
-    std::fs::write(&puzzles, PUZZLES_4X4).unwrap();
+    let (dir, puzzles) = folder_with_puzzles("stream");
     let (json, csv) = (dir.join("r.json"), dir.join("r.csv"));
     let started = std::time::Instant::now();
     let child = common::bin()

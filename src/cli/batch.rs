@@ -85,13 +85,12 @@ struct Kept {
 
 /// Refuses, before any work, a run whose records (journal and report files) would not fit on
 /// disk where they go: each file system is checked for what it gets.
-fn check_disk(a: &Args, inputs: &[PuzzleFile], items: u64, detailed: bool) -> Result<()> {
+fn check_disk(a: &Args, cells: usize, items: u64, detailed: bool) -> Result<()> {
     use gpu_sudoku::limits;
     use std::path::{Path, PathBuf};
     if a.reports.json.is_none() && a.reports.csv.is_none() {
         return Ok(()); // no records are kept
     }
-    let cells = inputs.iter().map(|f| f.b.pow(4)).max().unwrap_or(81);
     let bytes = limits::RecordBytes::per_instance(cells, detailed);
     let file = |p: &Option<String>| p.as_deref().filter(|p| *p != "-").map(PathBuf::from);
     let (json, csv) = (file(&a.reports.json), file(&a.reports.csv));
@@ -126,9 +125,8 @@ fn check_disk(a: &Args, inputs: &[PuzzleFile], items: u64, detailed: bool) -> Re
 
 /// Refuses a run whose chunks in flight (one per device, and one being written) would not fit
 /// in memory.
-fn check_memory(a: &Args, inputs: &[PuzzleFile], items: u64, devices: usize) -> Result<()> {
+fn check_memory(a: &Args, cells: usize, items: u64, devices: usize) -> Result<()> {
     use gpu_sudoku::limits;
-    let cells = inputs.iter().map(|f| f.b.pow(4)).max().unwrap_or(81);
     let in_flight = (a.chunk as u64)
         .min(items)
         .saturating_mul(devices as u64 + 1);
@@ -240,10 +238,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let ranges = shard::ranges(&groups, a.shard);
     let chunk = a.chunk as usize;
     let items: u64 = ranges.iter().map(|r| r.len() as u64).sum();
-    check_disk(&a, &inputs, items, matches!(run, Run::Rfss(_)))?;
+    // Grid cells of the largest puzzles, for what a record weighs.
+    let cells = inputs.iter().map(|f| f.b.pow(4)).max().unwrap_or(81);
+    check_disk(&a, cells, items, matches!(run, Run::Rfss(_)))?;
     let devices = a.device.open_many()?;
     let device = &devices[0];
-    check_memory(&a, &inputs, items, devices.len())?;
+    check_memory(&a, cells, items, devices.len())?;
 
     let mut usage = vec![(0usize, Duration::ZERO); devices.len()];
     let say = |text: &str| print_table(&a.reports, text);
