@@ -289,3 +289,38 @@ fn pruned_runs_agree_and_keep_their_puzzle_indices() {
     );
     assert!(classic(0).steps > 1, "{:?}", classic(0));
 }
+
+/// `--prune logic` starts from the candidates logic leaves (host-made initial weights): the GPU
+/// takes one copy of a puzzle's data per pruning, so settings with and without it share a batch
+/// and still agree, weights included.
+#[test]
+fn logic_candidates_agree_beside_settings_without_them() {
+    use gpu_sudoku::ilca::Prune;
+    let path = format!("{}/puzzles/unique/hard.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let puzzles: Vec<Grid> = parse_str(&text, None).unwrap()[..4]
+        .iter()
+        .map(|p| gpu_sudoku::exact::place_by_logic(&p.grid).unwrap())
+        .collect();
+    let settings = [Prune::Off, Prune::Logic].map(|prune| IlcaParams {
+        steps: 400,
+        lr: 0.05,
+        lp: 20.0,
+        sr: 40,
+        restart: 160,
+        penalty_floor: 1e-6,
+        prune,
+        ..Default::default()
+    });
+    let batch = Batch::all(&puzzles, &settings, 3);
+    agree_on(&batch, &small_submissions());
+    // The two settings start from different weights: some instance's final weights differ.
+    let (_, weights) = cpu::run_keeping_weights(&batch, &|_| {});
+    let per_setting = |s: usize| -> Vec<(usize, &Vec<f32>)> {
+        (batch.instances.iter().zip(&weights))
+            .filter(|(i, _)| i.setting == s)
+            .map(|(i, w)| (i.puzzle * 10 + i.run, w))
+            .collect()
+    };
+    assert_ne!(per_setting(0), per_setting(1));
+}

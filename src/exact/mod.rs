@@ -31,7 +31,7 @@ mod propagate;
 mod restarts;
 mod search;
 
-pub use propagate::{place_by_logic, place_singles, singles, Contradiction};
+pub use propagate::{logic_candidates, place_by_logic, place_singles, singles, Contradiction};
 pub use restarts::{luby, Restarts};
 
 use crate::puzzle::Grid;

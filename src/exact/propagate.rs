@@ -62,6 +62,20 @@ pub fn place_singles(puzzle: &Grid) -> Result<Grid, Contradiction> {
 /// naked and hidden singles, locked candidates and every naked or hidden subset, to a fixpoint,
 /// no guessing), or `None` when that propagation finds the puzzle contradictory.
 pub fn place_by_logic(puzzle: &Grid) -> Option<Grid> {
+    let cand = logic_candidates(puzzle)?;
+    let mut out = puzzle.clone();
+    for (c, m) in cand.into_iter().enumerate() {
+        if out.get(c) == 0 && m.count_ones() == 1 {
+            out.set(c, m.trailing_zeros() as u8 + 1);
+        }
+    }
+    Some(out)
+}
+
+/// Per cell, the digits the strong propagation leaves possible (bit d for digit d + 1; a clue's
+/// mask is its digit), or `None` when that propagation finds the puzzle contradictory. Placing
+/// every single bit is [`place_by_logic`].
+pub fn logic_candidates(puzzle: &Grid) -> Option<Vec<u64>> {
     let g = Geometry::get(puzzle.box_size());
     let cfg = super::Config {
         propagation: Propagation::Strong,
@@ -71,14 +85,7 @@ pub fn place_by_logic(puzzle: &Grid) -> Option<Grid> {
     if !search.load(puzzle, None) {
         return None;
     }
-    let mut out = puzzle.clone();
-    for c in 0..g.cells {
-        let m = search.cand[c];
-        if out.get(c) == 0 && m.count_ones() == 1 {
-            out.set(c, m.trailing_zeros() as u8 + 1);
-        }
-    }
-    Some(out)
+    Some(search.cand[..g.cells].to_vec())
 }
 
 /// Naked and hidden singles on whole-grid candidate masks (bit d for digit d + 1, one mask per

@@ -681,6 +681,21 @@ fn logic_places_what_singles_cannot_and_only_the_solution() {
         let singles = place_singles(&p).unwrap();
         let logic = place_by_logic(&p).unwrap();
         let filled = |g: &Grid| g.cells().iter().filter(|&&v| v != 0).count();
+        // The masks keep every solution digit and are a single bit where logic places; ILCA
+        // takes them from the placed puzzle, whose propagation may end elsewhere (the subset
+        // rules see other open cells), so both are checked.
+        let masks = logic_candidates(&p).unwrap();
+        for (c, &m) in masks.iter().enumerate() {
+            assert_ne!(m >> (solution.get(c) - 1) & 1, 0, "cell {c} lost its digit");
+            assert_eq!(m.count_ones() == 1, logic.get(c) != 0, "cell {c}");
+        }
+        for (c, m) in logic_candidates(&logic).unwrap().into_iter().enumerate() {
+            assert_ne!(
+                m >> (solution.get(c) - 1) & 1,
+                0,
+                "placed: cell {c} lost its digit"
+            );
+        }
         for c in 0..p.geometry().cells {
             if logic.get(c) != 0 {
                 assert_eq!(

@@ -17,7 +17,8 @@ pub struct Problem {
     /// Per cell: its clue digit, or 0 for a free cell.
     pub clue: Vec<u8>,
     /// Initial weights, cell-major (`cells × n`): a free cell has 1 for every digit no clue peer
-    /// holds and 0 for the others; a clue cell has 1 for its digit.
+    /// holds (and, under `--prune logic`, that logic does not rule out) and 0 for the others; a
+    /// clue cell has 1 for its digit.
     pub init: Vec<f32>,
     /// r(d) and p(d) for d = 0..=|N| (Eq. 8–9), see [`IlcaParams::factor_tables`].
     pub reward: Vec<f32>,
@@ -40,6 +41,15 @@ impl Problem {
                     let v = clue[q as usize];
                     if v != 0 {
                         row[v as usize - 1] = 0.0;
+                    }
+                }
+            }
+        }
+        if let Some(allowed) = params.prune.candidates(puzzle) {
+            for (c, mask) in allowed.into_iter().enumerate() {
+                for (d, w) in init[c * n..(c + 1) * n].iter_mut().enumerate() {
+                    if mask >> d & 1 == 0 {
+                        *w = 0.0;
                     }
                 }
             }
@@ -457,10 +467,51 @@ fn run_inner(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ilca::Prune;
     use crate::puzzle::{parse_str, CLASSIC};
 
     fn grid(s: &str) -> Grid {
         parse_str(s, None).unwrap().remove(0).grid
+    }
+
+    #[test]
+    fn logic_pruning_starts_without_the_digits_logic_rules_out() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/puzzles/unique/hard.txt"
+        ))
+        .unwrap();
+        let mut fewer = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')).take(10) {
+            let placed = crate::exact::place_by_logic(&grid(line)).unwrap();
+            let solution = crate::exact::solve(&placed).unwrap();
+            let with = |prune| {
+                Problem::new(
+                    &placed,
+                    &IlcaParams {
+                        prune,
+                        ..Default::default()
+                    },
+                )
+                .init
+            };
+            let (logic, singles) = (with(Prune::Logic), with(Prune::Singles));
+            assert_eq!(with(Prune::Off), singles, "only logic changes the weights");
+            let n = 9;
+            for c in 0..81 {
+                for d in 0..n {
+                    let (l, s) = (logic[c * n + d], singles[c * n + d]);
+                    assert!(l == s || l == 0.0, "cell {c} digit {}: {l} vs {s}", d + 1);
+                }
+                let k = solution.get(c) as usize - 1;
+                assert_eq!(logic[c * n + k], 1.0, "cell {c} keeps its solution digit");
+            }
+            fewer += usize::from(
+                logic.iter().filter(|&&w| w > 0.0).count()
+                    < singles.iter().filter(|&&w| w > 0.0).count(),
+            );
+        }
+        assert!(fewer > 0, "logic rules out more than the clues' peers");
     }
 
     #[test]

@@ -356,25 +356,27 @@ fn run_chunk(
     let count = part.len();
 
     // Puzzle data of the puzzles this chunk touches, in order of first use: clues, then initial
-    // weight bits. Initial weights do not depend on the setting, so any setting prepares them.
+    // weight bits. Of a setting, initial weights depend on its pruning only (`logic` removes
+    // candidates), so there is one copy per (puzzle, pruning) and any such setting prepares it.
     let mut local = std::collections::HashMap::new();
     let mut order = Vec::new();
+    let key_of = |i: &Instance| (i.puzzle, batch.settings[i.setting].prune);
     for i in part {
-        local.entry(i.puzzle).or_insert_with(|| {
-            order.push(i.puzzle);
+        local.entry(key_of(i)).or_insert_with(|| {
+            order.push(*i);
             order.len() - 1
         });
     }
     let mut pdata = Vec::with_capacity(order.len() * (cells + cells * n));
-    for &p in &order {
-        let prob = Problem::new(&batch.puzzles[p], &batch.settings[0]);
+    for i in &order {
+        let prob = Problem::new(&batch.puzzles[i.puzzle], &batch.settings[i.setting]);
         pdata.extend(prob.clue.iter().map(|&v| v as u32));
         pdata.extend(prob.init.iter().map(|f| f.to_bits()));
     }
     let info: Vec<InstanceInfo> = part
         .iter()
         .map(|i| InstanceInfo {
-            local_puzzle: local[&i.puzzle] as u32,
+            local_puzzle: local[&key_of(i)] as u32,
             key: batch.key(i),
             setting: i.setting as u32,
         })

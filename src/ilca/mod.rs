@@ -80,7 +80,8 @@ crate::choice! {
         Singles = "singles",
         /// Every cell that logic without guessing fixes is placed first: naked and hidden
         /// singles, locked candidates and naked and hidden subsets, to a fixpoint (the exact
-        /// solver's strong propagation); otherwise as `singles`.
+        /// solver's strong propagation), and in the cells left open the digits that logic rules
+        /// out start with weight 0; otherwise as `singles`.
         Logic = "logic",
     }
 }
@@ -95,6 +96,17 @@ impl Prune {
                 crate::exact::place_singles(puzzle).unwrap_or_else(|_| puzzle.clone())
             }
             Prune::Logic => crate::exact::place_by_logic(puzzle).unwrap_or_else(|| puzzle.clone()),
+        }
+    }
+
+    /// Per cell of `puzzle` (the puzzle ILCA starts from, [`Prune::on`]'s result), the digits
+    /// ILCA may start with (bit d for digit d + 1), where they are fewer than those no clue peer
+    /// holds: `logic`'s candidates; `None` for the other choices and for a puzzle the logic
+    /// contradicts.
+    pub fn candidates(self, puzzle: &Grid) -> Option<Vec<u64>> {
+        match self {
+            Prune::Off | Prune::Singles => None,
+            Prune::Logic => crate::exact::logic_candidates(puzzle),
         }
     }
 }

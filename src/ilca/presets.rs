@@ -185,6 +185,21 @@ pub const PRESETS: &[Preset] = &[
         prune: Prune::Singles,
         paper: None,
     },
+    Preset {
+        name: "pruned-logic",
+        about: "what logic fixes placed and the digits it rules out removed first (--prune \
+                logic), then lr = 0.05, lp = 20, sr = 40, restart every 160 steps, penalty floor \
+                1e-6, 5,000 steps; not the paper (docs/BEYOND.md: unique 9x9 tiers 98-99% in \
+                5,000 steps)",
+        steps: 5_000,
+        lr: 0.05,
+        lp: 20.0,
+        sr: 40,
+        restart: 160,
+        penalty_floor: Some(1e-6),
+        prune: Prune::Logic,
+        paper: None,
+    },
 ];
 
 /// The preset called `name`.
@@ -265,6 +280,12 @@ mod tests {
         assert_eq!(
             (u.prune, u.penalty_floor, u.steps),
             (Prune::Singles, 1e-6, 20_000)
+        );
+        let l = by_name("pruned-logic").unwrap().params();
+        assert_eq!(
+            (l.prune, l.restart, l.steps),
+            (Prune::Logic, 160, 5_000),
+            "the 9x9 setting of docs/REPRODUCTION.md §6"
         );
         for p in PRESETS.iter().filter(|p| p.paper.is_some()) {
             assert_eq!((p.prune, p.penalty_floor), (Prune::Off, None), "{}", p.name);
