@@ -367,6 +367,23 @@ fn every_adapter_at_once_gives_the_cpu_results() {
     );
     let e = fails(&run(&["rfss", "puzzles/classic.txt", "--adapter", "all"]));
     assert!(e.contains("runs on one adapter"), "{e}");
+    // An adapter with the CPU backend, or one adapter twice, is refused before any work.
+    let one = [
+        "batch",
+        "puzzles/classic.txt",
+        "--runs",
+        "1",
+        "--steps",
+        "5",
+    ];
+    let e = fails(&run(
+        &[&one[..], &["--backend", "cpu", "--adapter", "0"]].concat()
+    ));
+    assert!(e.contains("does not go with --backend cpu"), "{e}");
+    let e = fails(&run(
+        &[&one[..], &["--backend", "gpu", "--adapter", "0,0"]].concat()
+    ));
+    assert!(e.contains("names adapter 0 twice"), "{e}");
     std::fs::remove_dir_all(&d).ok();
 }
 

@@ -38,6 +38,9 @@ impl DeviceArgs {
                 "--adapter {list}: this command runs on one adapter (batch and sweep take several)"
             );
         }
+        if let (Backend::Cpu, Some(a)) = (self.backend, &self.adapter) {
+            anyhow::bail!("--adapter {a} names a GPU adapter; it does not go with --backend cpu");
+        }
         let (device, note) = Device::open(self.backend, self.adapter.as_deref()).map_err(|e| {
             match &self.adapter {
                 Some(a) => e.context(format!("--backend {} --adapter {a}", self.backend)),
@@ -75,14 +78,28 @@ impl DeviceArgs {
         if picks.is_empty() {
             anyhow::bail!("--adapter {list}: no GPU adapter found");
         }
-        picks
-            .iter()
-            .map(|p| {
-                let g = gpu_sudoku::gpu::Gpu::open(Some(p))
-                    .map_err(|e| e.context(format!("--adapter {p}")))?;
-                Ok(Device::Gpu(Box::new(g)))
-            })
-            .collect()
+        // One device once: a list naming an adapter twice is refused; `all` skips a GPU it
+        // already has through another API (Mesa lists llvmpipe under Vulkan and again under
+        // GL), while identical GPUs on one API (eight H100s) stay eight.
+        if let Some(twice) = (1..picks.len()).find(|&i| picks[..i].contains(&picks[i])) {
+            anyhow::bail!(
+                "--adapter {list} names adapter {} twice; name each once",
+                picks[twice]
+            );
+        }
+        let mut devices: Vec<Device> = Vec::new();
+        let mut seen: Vec<(String, wgpu::Backend)> = Vec::new();
+        for p in &picks {
+            let g = gpu_sudoku::gpu::Gpu::open(Some(p))
+                .map_err(|e| e.context(format!("--adapter {p}")))?;
+            let (name, api) = (g.info.name.clone(), g.info.backend);
+            if list == "all" && seen.iter().any(|(n, b)| *n == name && *b != api) {
+                continue;
+            }
+            seen.push((name, api));
+            devices.push(Device::Gpu(Box::new(g)));
+        }
+        Ok(devices)
     }
 }
 
