@@ -339,3 +339,30 @@ fn generate_gives_up_on_impossible_requests() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_negative_number_is_refused_as_the_flags_value() {
+    // Not "unexpected argument '-1'": the flag is named, as for any other bad value.
+    for (args, flag) in [
+        (
+            &["batch", "puzzles/easy.txt", "--sr", "-1"][..],
+            "'--sr <SR>'",
+        ),
+        (
+            &["batch", "puzzles/easy.txt", "--runs", "-3"][..],
+            "'--runs <RUNS>'",
+        ),
+        (&["generate", "--count", "-1"][..], "'--count <COUNT>'"),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(flag) && !err.contains("unexpected"),
+            "{args:?}: {err}"
+        );
+    }
+    let o = run(&["batch", "puzzles/easy.txt", "--lr", "-inf"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("--lr"));
+}

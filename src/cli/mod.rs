@@ -107,7 +107,15 @@ pub enum Command {
 /// Runs the command line; errors are printed as `error: …` with their causes (parameters named
 /// by their flags) and exit code 1.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // A negative number after a flag is its value (`--sr -1` is refused as a bad --sr, not as
+    // an unknown argument `-1`), in every subcommand.
+    fn negatives_are_values(c: clap::Command) -> clap::Command {
+        c.allow_negative_numbers(true)
+            .mut_subcommands(negatives_are_values)
+    }
+    let matches = negatives_are_values(<Cli as clap::CommandFactory>::command()).get_matches();
+    let cli =
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Batch(a) => batch::run(a),
         Command::Trace(a) => trace::run(a),
