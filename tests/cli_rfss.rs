@@ -104,6 +104,17 @@ fn batch_rfss_reports_like_ilca_and_says_runs_are_identical() {
     assert!(reason.contains("r1c3"), "{reason}");
     assert_eq!(v["overall"]["solved"], 2);
     assert_eq!(v["overall"]["instances"], 3);
+    // A further run would repeat the first: no TTS99 (it assumes independent runs).
+    for f in v["files"].as_array().unwrap() {
+        assert!(f["summary"]["tts99"].is_null(), "{}", f["summary"]);
+        assert!(f["summary"]["timing"]["tts99_s"].is_null());
+        assert!(f["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["tts99"].is_null()));
+    }
+    assert!(v["overall"]["tts99"].is_null());
 
     // --runs 3 runs each puzzle once and says why.
     let o = run(&[

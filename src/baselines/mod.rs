@@ -139,6 +139,16 @@ pub trait Baseline: Send + Sync {
     fn solve(&self, puzzle: &Grid, seed: u64, budget: &Budget) -> Attempt;
 }
 
+/// Does the baseline called `name` ignore its seed, so that every run of a puzzle repeats the
+/// first (the searches: backtracking, MRV, the exact solver, A*)? Reports then count puzzles,
+/// not runs, for their intervals and give no TTS99, which assumes independent runs.
+pub fn ignores_seed(name: &str) -> bool {
+    matches!(
+        name,
+        "backtrack" | "mrv" | "exact" | "astar" | "astar-small" | "astar-big" | "astar-weighted"
+    )
+}
+
 /// Names accepted by [`by_name`].
 pub const NAMES: [&str; 11] = [
     "backtrack",

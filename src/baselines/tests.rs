@@ -152,6 +152,24 @@ fn every_ga_combination_runs_and_respects_clues() {
 }
 
 #[test]
+fn the_searches_ignore_the_seed_and_the_others_use_it() {
+    // A puzzle that propagation alone does not solve, and a small budget.
+    let p = grid(AI_ESCARGOT);
+    let training = [p.clone()];
+    for name in NAMES {
+        let b = by_name(name, &training).unwrap();
+        let runs: Vec<(bool, u64, String)> = (1..=4)
+            .map(|seed| {
+                let a = b.solve(&p, seed, &Budget::iterations(300));
+                (a.solved, a.iterations, a.grid.to_line())
+            })
+            .collect();
+        let same = runs.windows(2).all(|w| w[0] == w[1]);
+        assert_eq!(same, ignores_seed(name), "{name}: {runs:?}");
+    }
+}
+
+#[test]
 fn deterministic_for_a_seed() {
     let p = grid(CLASSIC);
     for name in ["ga", "sa", "hc", "backtrack", "astar"] {

@@ -416,6 +416,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             wall: k.wall,
             details: std::mem::take(&mut k.details),
             file_solutions: file_solutions[fi].clone(),
+            ignores_seed: matches!(run, Run::Rfss(_)),
         };
         if files.is_empty() {
             bar.suspend(|| say(&table.header()));

@@ -38,7 +38,8 @@ pub struct Args {
     /// ilca-PRESET (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv.
     #[arg(long, default_value = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss")]
     pub algos: String,
-    /// Attempts per puzzle (stochastic algorithms get a different seed per attempt).
+    /// Attempts per puzzle (stochastic algorithms get a different seed per attempt; RFSS and
+    /// the searches repeat their one run, timed again, and their intervals count puzzles).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
     /// Wall-clock budget per attempt in milliseconds for the baselines (ILCA and RFSS stop on
@@ -247,10 +248,32 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// The row of one algorithm on one file, from its attempts' records.
+/// Does the `compare` entry `algo` ignore the seed (RFSS and the searches), so that every run
+/// of a puzzle repeats its first, timed again?
+pub fn ignores_seed(algo: &str) -> bool {
+    algo == "rfss" || algo.starts_with("rfss-") || baselines::ignores_seed(algo)
+}
+
+/// The row of one algorithm on one file, from its attempts' records (in (puzzle, run) order).
+/// For an entry that [`ignores_seed`], the 95% interval counts puzzles (each one's first
+/// attempt), not attempts, and there is no TTS99: its runs are not independent tries.
 pub fn row(file: &str, algo: &str, runs: usize, records: &[AttemptRecord]) -> Row {
     let r = records;
     let solved = r.iter().filter(|x| x.solved).count();
+    let repeats = ignores_seed(algo);
+    let (trials, successes) = if repeats {
+        let (mut puzzles, mut solved_first, mut last) = (0, 0, None);
+        for x in r
+            .iter()
+            .filter(|x| last.replace(x.puzzle) != Some(x.puzzle))
+        {
+            puzzles += 1;
+            solved_first += usize::from(x.solved);
+        }
+        (puzzles, solved_first)
+    } else {
+        (r.len(), solved)
+    };
     let mut ms: Vec<f64> = r.iter().map(|x| x.seconds * 1e3).collect();
     let mut it: Vec<f64> = r.iter().map(|x| x.iterations as f64).collect();
     let n = r.len().max(1) as f64;
@@ -259,7 +282,7 @@ pub fn row(file: &str, algo: &str, runs: usize, records: &[AttemptRecord]) -> Ro
         .filter(|x| x.solved)
         .map(|x| x.iterations.min(u32::MAX as u64) as u32)
         .collect();
-    let tts = tts99(&solved_at, r.len());
+    let tts = tts99(&solved_at, r.len()).filter(|_| !repeats);
     let iterations: f64 = it.iter().sum();
     let seconds: f64 = ms.iter().sum::<f64>() / 1e3;
     let mut puzzles: Vec<usize> = r.iter().map(|x| x.puzzle).collect();
@@ -274,7 +297,7 @@ pub fn row(file: &str, algo: &str, runs: usize, records: &[AttemptRecord]) -> Ro
         attempts: r.len(),
         solved,
         solved_pct: 100.0 * solved as f64 / n,
-        solved_pct_95: wilson95(solved, r.len()).map(|(lo, hi)| [100.0 * lo, 100.0 * hi]),
+        solved_pct_95: wilson95(successes, trials).map(|(lo, hi)| [100.0 * lo, 100.0 * hi]),
         tts99: tts,
         tts99_s: tts
             .filter(|_| iterations > 0.0)
@@ -317,9 +340,23 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let mut algos = parse_algos(&a.algos, &ilca, a.prune, &rfss_params)?;
     for algo in &mut algos {
         match algo {
-            Algo::Ilca(_, p) => {
+            Algo::Ilca(name, p) => {
                 p.steps = ilca_steps.unwrap_or(p.steps);
-                p.validate()?;
+                p.validate().map_err(|mut e| {
+                    // compare has no --sr or --restart: name the entry and what fits.
+                    let period = match e.param {
+                        "sr" => Some(p.sr),
+                        "restart" => Some(p.restart),
+                        _ => None,
+                    };
+                    if let Some(v) = period {
+                        e.problem += &format!(
+                            " (the period of the --algos entry {name}; give --max-iterations {v} \
+                             or more, or leave the entry out)"
+                        );
+                    }
+                    e
+                })?;
             }
             Algo::Rfss(_, p) => p.validate()?,
             Algo::Baseline(_) => {}
@@ -601,4 +638,59 @@ pub fn table(rows: &[Row]) -> String {
         );
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records(algo: &str, outcomes: &[(usize, bool, u64)]) -> Vec<AttemptRecord> {
+        let mut runs_of = std::collections::HashMap::new();
+        outcomes
+            .iter()
+            .map(|&(puzzle, solved, iterations)| {
+                let run = runs_of.entry(puzzle).or_insert(0);
+                *run += 1;
+                AttemptRecord {
+                    algo: algo.into(),
+                    file: "f".into(),
+                    puzzle,
+                    run: *run - 1,
+                    solved,
+                    iterations,
+                    unit: "steps".into(),
+                    seconds: 0.001,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn entries_that_ignore_the_seed_count_puzzles_and_have_no_tts() {
+        // Two puzzles × 3 runs; the first solved at 10 every time, the second never.
+        let o = [
+            (0, true, 10),
+            (0, true, 10),
+            (0, true, 10),
+            (1, false, 50),
+            (1, false, 50),
+            (1, false, 50),
+        ];
+        let random = row("f", "sa", 3, &records("sa", &o));
+        let search = row("f", "mrv", 3, &records("mrv", &o));
+        for r in [&random, &search] {
+            assert_eq!((r.attempts, r.solved, r.solved_pct), (6, 3, 50.0));
+        }
+        // sa: 3 of 6 independent runs; p(10) = 1/2 → 10·ln 0.01/ln 0.5 = 66.4 steps.
+        let [lo, hi] = random.solved_pct_95.unwrap();
+        let (l, h) = wilson95(3, 6).unwrap();
+        assert_eq!((lo, hi), (100.0 * l, 100.0 * h));
+        assert!((random.tts99.unwrap().steps - 66.44).abs() < 0.01);
+        // mrv: 1 of 2 puzzles, no TTS99.
+        let (l, h) = wilson95(1, 2).unwrap();
+        assert_eq!(search.solved_pct_95.unwrap(), [100.0 * l, 100.0 * h]);
+        assert!(search.tts99.is_none() && search.tts99_s.is_none());
+        assert!(ignores_seed("rfss-mrv") && ignores_seed("exact") && !ignores_seed("ilca-pruned"));
+        assert!(!ignores_seed("acs") && !ignores_seed("ga"));
+    }
 }

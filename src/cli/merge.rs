@@ -256,16 +256,19 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
             lines[r.puzzle] = *line;
         }
         let f = &first["files"][fi];
-        files.push(FileResults::held(
-            f["path"].as_str().unwrap_or(&input.path).to_string(),
-            f["label"].as_str().unwrap_or_default().to_string(),
-            f["side"].as_u64().unwrap_or(0) as usize,
-            lines,
-            results.into_iter().map(|(r, _)| r).collect(),
-            wall,
-            details,
-            file_solutions,
-        ));
+        files.push(FileResults {
+            ignores_seed: algorithm == "rfss",
+            ..FileResults::held(
+                f["path"].as_str().unwrap_or(&input.path).to_string(),
+                f["label"].as_str().unwrap_or_default().to_string(),
+                f["side"].as_u64().unwrap_or(0) as usize,
+                lines,
+                results.into_iter().map(|(r, _)| r).collect(),
+                wall,
+                details,
+                file_solutions,
+            )
+        });
     }
     let same_or = |k: &str, mixed: &str| -> String {
         let v = &first[k];

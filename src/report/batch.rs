@@ -59,6 +59,9 @@ pub struct FileResults {
     /// Per puzzle (by index): the solution the puzzle file gives (a CSV solution column), one-line
     /// format; solved grids are compared with it. Empty when the file gives none.
     pub file_solutions: BTreeMap<usize, String>,
+    /// The algorithm ignores the seed (RFSS): a further run of a puzzle would repeat the first,
+    /// so its summaries give no TTS99, which assumes independent runs.
+    pub ignores_seed: bool,
 }
 
 /// Running totals of instances, enough for every summary and per-puzzle row without holding
@@ -279,7 +282,20 @@ impl Summary {
             pooled.instance_steps += f.tally.instance_steps;
         }
         let wall = files.iter().map(|f| f.wall).sum();
-        Summary::of_tally(puzzles, &pooled, wall)
+        let s = Summary::of_tally(puzzles, &pooled, wall);
+        if files.iter().any(|f| f.ignores_seed) {
+            s.without_tts()
+        } else {
+            s
+        }
+    }
+
+    /// The summary with no TTS99, for an algorithm that ignores the seed (see
+    /// [`FileResults::ignores_seed`]).
+    pub fn without_tts(mut self) -> Summary {
+        self.tts99 = None;
+        self.timing.tts99_s = None;
+        self
     }
 }
 
@@ -306,11 +322,17 @@ impl FileResults {
             wall,
             details,
             file_solutions,
+            ignores_seed: false,
         }
     }
 
     pub fn summary(&self) -> Summary {
-        Summary::of_tally(self.puzzles_run(), &self.tally, self.wall)
+        let s = Summary::of_tally(self.puzzles_run(), &self.tally, self.wall);
+        if self.ignores_seed {
+            s.without_tts()
+        } else {
+            s
+        }
     }
 
     /// The solutions a puzzle file gives, by puzzle index (see [`FileResults::file_solutions`]).
@@ -534,7 +556,7 @@ fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
                 line: f.lines[puzzle],
                 runs: p.runs,
                 solved: p.solved.values().sum(),
-                tts99: tts99_of_counts(&p.solved, p.runs),
+                tts99: tts99_of_counts(&p.solved, p.runs).filter(|_| !f.ignores_seed),
                 solved_as_file: file_solution.as_ref().map(|_| p.as_file),
                 file_solution,
             }

@@ -121,16 +121,19 @@ fn run_file(
         .with_context(|| format!("running {}", file.path))?;
     let wall = t0.elapsed();
     let (results, details) = rfss::run::records(&outcomes, 0)?;
-    let record = FileResults::held(
-        file.path.clone(),
-        file.label(),
-        file.b * file.b,
-        file.puzzles.iter().map(|p| p.line).collect(),
-        results,
-        wall,
-        details,
-        FileResults::solutions_in(&file.puzzles),
-    );
+    let record = FileResults {
+        ignores_seed: true,
+        ..FileResults::held(
+            file.path.clone(),
+            file.label(),
+            file.b * file.b,
+            file.puzzles.iter().map(|p| p.line).collect(),
+            results,
+            wall,
+            details,
+            FileResults::solutions_in(&file.puzzles),
+        )
+    };
     Ok((outcomes, record))
 }
 
