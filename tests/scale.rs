@@ -39,8 +39,24 @@ fn json(p: &Path) -> Value {
 /// Runs `args` whole and as 3 shards in parallel, merges, and compares.
 fn sharded_equals_whole(name: &str, args: &[&str]) {
     let d = temp_dir(&format!("scale-{name}"));
+    // A sweep's CSV (and the journal beside it) is each process's own.
+    let csv = |stem: &str| -> Vec<String> {
+        if args[0] == "sweep" {
+            vec![
+                "--csv".into(),
+                d.join(format!("{stem}.csv")).display().to_string(),
+            ]
+        } else {
+            Vec::new()
+        }
+    };
     let whole = d.join("whole.json");
-    ok(&run(&[args, &["--json", whole.to_str().unwrap()]].concat()));
+    ok(&bin()
+        .args(args)
+        .args(["--json", whole.to_str().unwrap()])
+        .args(csv("whole"))
+        .output()
+        .unwrap());
     let shards: Vec<_> = (0..3).map(|k| d.join(format!("s{k}.json"))).collect();
     let children: Vec<_> = shards
         .iter()
@@ -49,6 +65,7 @@ fn sharded_equals_whole(name: &str, args: &[&str]) {
             bin()
                 .args(args)
                 .args(["--shard", &format!("{k}/3"), "--json", p.to_str().unwrap()])
+                .args(csv(&format!("s{k}")))
                 .stdout(std::process::Stdio::null())
                 .spawn()
                 .unwrap()
@@ -111,8 +128,6 @@ fn batch_shards_merge_to_the_whole_run() {
 
 #[test]
 fn sweep_shards_merge_to_the_whole_run() {
-    let d = temp_dir("scale-sweep-csv");
-    let csv = d.join("s.csv");
     sharded_equals_whole(
         "sweep",
         &[
@@ -127,8 +142,6 @@ fn sweep_shards_merge_to_the_whole_run() {
             "50",
             "--backend",
             "cpu",
-            "--csv",
-            csv.to_str().unwrap(),
         ],
     );
 }
