@@ -181,7 +181,7 @@ fn merge_refuses_what_does_not_belong_together() {
             "batch",
             file,
             "--runs",
-            "2",
+            "3",
             "--steps",
             steps,
             "--backend",
@@ -235,6 +235,54 @@ fn merge_refuses_what_does_not_belong_together() {
     let e = fails(&run(&["merge", whole.to_str().unwrap()]));
     assert!(e.contains("not a shard"), "{e}");
     std::fs::remove_dir_all(&d).ok();
+}
+
+/// A shard count above the number of work items would leave shards with nothing to do (whose
+/// empty results a batch printed against the paper's rates): every command refuses it, naming
+/// the count.
+#[test]
+fn more_shards_than_work_items_are_refused() {
+    let e = fails(&run(&[
+        "batch",
+        "puzzles/easy.txt",
+        "--runs",
+        "1",
+        "--backend",
+        "cpu",
+        "--shard",
+        "0/99999999999",
+    ]));
+    assert!(
+        e.contains("--shard 0/99999999999") && e.contains("only 100 instances"),
+        "{e}"
+    );
+    let e = fails(&run(&[
+        "sweep",
+        "puzzles/classic.txt",
+        "--sr",
+        "10:30:10",
+        "--backend",
+        "cpu",
+        "--shard",
+        "3/4",
+        "--csv",
+        temp_dir("scale-shard-count")
+            .join("s.csv")
+            .to_str()
+            .unwrap(),
+    ]));
+    assert!(e.contains("only 3 settings"), "{e}");
+    let e = fails(&run(&[
+        "compare",
+        "puzzles/classic.txt",
+        "--algos",
+        "mrv,sa",
+        "--runs",
+        "2",
+        "--shard",
+        "4/5",
+    ]));
+    assert!(e.contains("only 4 attempts"), "{e}");
 }
 
 #[test]

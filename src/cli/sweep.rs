@@ -185,13 +185,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
             )
         })
         .collect();
-    let mine: Vec<bool> = match a.shard {
-        None => vec![true; plan.runs.len()],
-        Some(sh) => shard::split(&groups, sh)
-            .into_iter()
-            .map(|r| !r.is_empty())
-            .collect(),
-    };
+    let mine: Vec<bool> = shard::ranges(&groups, a.shard, "settings")?
+        .into_iter()
+        .map(|r| !r.is_empty())
+        .collect();
     // The journal beside the CSV names the run exactly; `--resume` continues only that run.
     let header = journal_header(&a, &spec, &plan, &inputs)?;
     let journal_path = super::journal::path_for(&a.csv);
