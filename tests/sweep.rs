@@ -829,6 +829,24 @@ fn trace_pictures_from_a_recorded_run() {
             .arg(&dir),
     );
     assert!(e.contains("--cell 10,1: the puzzle is 9x9"), "{e}");
+    // With --puzzle, before the run is recorded (it says `run 0: …` when it runs).
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-trace")
+            .args([
+                "--puzzle",
+                "puzzles/hard.txt",
+                "--cell",
+                "10,1",
+                "--out-dir",
+            ])
+            .arg(&dir),
+    );
+    assert!(e.contains("--cell 10,1: the puzzle is 9x9"), "{e}");
+    assert!(
+        !e.contains("run 0"),
+        "the cell is checked before the run: {e}"
+    );
     let mut c = bin();
     let e = fails(c.arg("plot-trace").arg(&csv).args(["--cell", "0,4"]));
     assert!(e.contains("give a cell as ROW,COLUMN"), "{e}");
