@@ -326,6 +326,18 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     assert!(!report.exists(), "killed before the report");
     let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert!((2..16).contains(&done), "{done} chunks in the journal");
+    // Another --chunk is refused, naming it.
+    let mut other = args;
+    other[args.len() - 1] = "30";
+    let e = fails(&run(&[
+        &other[..],
+        &["--json", report.to_str().unwrap(), "--resume"],
+    ]
+    .concat()));
+    assert!(
+        e.contains("written by another run") && e.contains("`chunk` is 25, this run's is 30"),
+        "{e}"
+    );
     // Without --resume the journal is not thrown away.
     let e = fails(&run(
         &[&args[..], &["--json", report.to_str().unwrap()]].concat()
