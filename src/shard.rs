@@ -73,11 +73,27 @@ pub fn split(groups: &[(usize, u64)], shard: Shard) -> Vec<Range<usize>> {
     out
 }
 
-/// The items of each group this process runs: all of them, or `shard`'s (see [`split`]).
-pub fn ranges(groups: &[(usize, u64)], shard: Option<Shard>) -> Vec<Range<usize>> {
+/// The items of each group this process runs: all of them, or `shard`'s (see [`split`]). A
+/// shard count above the number of items (`what`, e.g. "instances") is refused: shards with
+/// nothing to do would only report empty results.
+pub fn ranges(
+    groups: &[(usize, u64)],
+    shard: Option<Shard>,
+    what: &str,
+) -> Result<Vec<Range<usize>>> {
     match shard {
-        Some(s) => split(groups, s),
-        None => groups.iter().map(|&(n, _)| 0..n).collect(),
+        Some(s) => {
+            let items: u128 = groups.iter().map(|&(n, _)| n as u128).sum();
+            if s.count as u128 > items {
+                bail!(
+                    "--shard {s}: {} shards but only {items} {what} to split among them; give \
+                     N ≤ {items}",
+                    s.count
+                );
+            }
+            Ok(split(groups, s))
+        }
+        None => Ok(groups.iter().map(|&(n, _)| 0..n).collect()),
     }
 }
 
@@ -162,6 +178,20 @@ mod tests {
             }
         }
         assert_eq!(split(&[(5, 1)], s(0, 1)), vec![0..5]);
+    }
+
+    #[test]
+    fn more_shards_than_items_are_refused() {
+        let groups = [(2, 10u64), (1, 5)];
+        assert_eq!(ranges(&groups, None, "items").unwrap(), vec![0..2, 0..1]);
+        assert_eq!(ranges(&groups, Some(s(2, 3)), "items").unwrap().len(), 2);
+        let e = ranges(&groups, Some(s(0, 4)), "instances")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("--shard 0/4") && e.contains("only 3 instances") && e.contains("N ≤ 3"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! its interval and TTS99, and the numbers are those of the matching `batch` run.
 
 mod common;
-use common::{ok, run};
+use common::{bin, fails, fails_with, ok, run, temp_dir};
 use serde_json::Value;
 
 #[test]
@@ -481,4 +481,32 @@ fn reproduce_baselines_ga_equals_the_matching_compare() {
         solved_somewhere,
         "some run solves the easy puzzle within 40 generations"
     );
+}
+
+/// Errors of `reproduce` read like every other command's (`error: …`, never main's `Error:`),
+/// also outside the repository (no puzzle folder there).
+#[test]
+fn reproduce_errors_read_like_the_other_commands() {
+    let elsewhere = temp_dir("reproduce-elsewhere");
+    let o = bin()
+        .current_dir(&elsewhere)
+        .args(["reproduce", "baselines"])
+        .output()
+        .unwrap();
+    let e = fails(&o);
+    assert!(
+        e.starts_with("error: ") && e.contains("docs/baselines/"),
+        "{e}"
+    );
+    for cmd in ["ilca", "rfss"] {
+        let o = bin()
+            .current_dir(&elsewhere)
+            .args(["reproduce", cmd])
+            .output()
+            .unwrap();
+        let e = fails(&o);
+        assert!(e.starts_with("error: "), "{cmd}: {e}");
+    }
+    let e = fails_with(&run(&["reproduce", "ilca", "--runs", "0"]), 2);
+    assert!(e.starts_with("error: ") && e.contains("--runs"), "{e}");
 }

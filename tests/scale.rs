@@ -39,8 +39,24 @@ fn json(p: &Path) -> Value {
 /// Runs `args` whole and as 3 shards in parallel, merges, and compares.
 fn sharded_equals_whole(name: &str, args: &[&str]) {
     let d = temp_dir(&format!("scale-{name}"));
+    // A sweep's CSV (and the journal beside it) is each process's own.
+    let csv = |stem: &str| -> Vec<String> {
+        if args[0] == "sweep" {
+            vec![
+                "--csv".into(),
+                d.join(format!("{stem}.csv")).display().to_string(),
+            ]
+        } else {
+            Vec::new()
+        }
+    };
     let whole = d.join("whole.json");
-    ok(&run(&[args, &["--json", whole.to_str().unwrap()]].concat()));
+    ok(&bin()
+        .args(args)
+        .args(["--json", whole.to_str().unwrap()])
+        .args(csv("whole"))
+        .output()
+        .unwrap());
     let shards: Vec<_> = (0..3).map(|k| d.join(format!("s{k}.json"))).collect();
     let children: Vec<_> = shards
         .iter()
@@ -49,6 +65,7 @@ fn sharded_equals_whole(name: &str, args: &[&str]) {
             bin()
                 .args(args)
                 .args(["--shard", &format!("{k}/3"), "--json", p.to_str().unwrap()])
+                .args(csv(&format!("s{k}")))
                 .stdout(std::process::Stdio::null())
                 .spawn()
                 .unwrap()
@@ -64,6 +81,12 @@ fn sharded_equals_whole(name: &str, args: &[&str]) {
     margs.extend(["--json", merged.to_str().unwrap()]);
     ok(&run(&margs));
     let (mut a, mut b) = (json(&whole), json(&merged));
+    // Shards on one backend report it as the whole run does (CPU shards: no adapter).
+    if args.contains(&"--backend") {
+        for k in ["backend", "adapter"] {
+            assert_eq!(a.get(k), b.get(k), "{name}: {k}");
+        }
+    }
     let provenance = b["provenance"]["shards"].as_array().unwrap().len();
     assert_eq!(provenance, 3, "{name}: every shard's provenance is kept");
     strip(&mut a);
@@ -111,8 +134,6 @@ fn batch_shards_merge_to_the_whole_run() {
 
 #[test]
 fn sweep_shards_merge_to_the_whole_run() {
-    let d = temp_dir("scale-sweep-csv");
-    let csv = d.join("s.csv");
     sharded_equals_whole(
         "sweep",
         &[
@@ -127,8 +148,6 @@ fn sweep_shards_merge_to_the_whole_run() {
             "50",
             "--backend",
             "cpu",
-            "--csv",
-            csv.to_str().unwrap(),
         ],
     );
 }
@@ -162,7 +181,7 @@ fn merge_refuses_what_does_not_belong_together() {
             "batch",
             file,
             "--runs",
-            "2",
+            "3",
             "--steps",
             steps,
             "--backend",
@@ -218,6 +237,54 @@ fn merge_refuses_what_does_not_belong_together() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+/// A shard count above the number of work items would leave shards with nothing to do (whose
+/// empty results a batch printed against the paper's rates): every command refuses it, naming
+/// the count.
+#[test]
+fn more_shards_than_work_items_are_refused() {
+    let e = fails(&run(&[
+        "batch",
+        "puzzles/easy.txt",
+        "--runs",
+        "1",
+        "--backend",
+        "cpu",
+        "--shard",
+        "0/99999999999",
+    ]));
+    assert!(
+        e.contains("--shard 0/99999999999") && e.contains("only 100 instances"),
+        "{e}"
+    );
+    let e = fails(&run(&[
+        "sweep",
+        "puzzles/classic.txt",
+        "--sr",
+        "10:30:10",
+        "--backend",
+        "cpu",
+        "--shard",
+        "3/4",
+        "--csv",
+        temp_dir("scale-shard-count")
+            .join("s.csv")
+            .to_str()
+            .unwrap(),
+    ]));
+    assert!(e.contains("only 3 settings"), "{e}");
+    let e = fails(&run(&[
+        "compare",
+        "puzzles/classic.txt",
+        "--algos",
+        "mrv,sa",
+        "--runs",
+        "2",
+        "--shard",
+        "4/5",
+    ]));
+    assert!(e.contains("only 4 attempts"), "{e}");
+}
+
 #[test]
 fn a_killed_batch_resumes_to_the_identical_report() {
     let d = temp_dir("scale-resume");
@@ -259,6 +326,18 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     assert!(!report.exists(), "killed before the report");
     let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert!((2..16).contains(&done), "{done} chunks in the journal");
+    // Another --chunk is refused, naming it.
+    let mut other = args;
+    other[args.len() - 1] = "30";
+    let e = fails(&run(&[
+        &other[..],
+        &["--json", report.to_str().unwrap(), "--resume"],
+    ]
+    .concat()));
+    assert!(
+        e.contains("written by another run") && e.contains("`chunk` is 25, this run's is 30"),
+        "{e}"
+    );
     // Without --resume the journal is not thrown away.
     let e = fails(&run(
         &[&args[..], &["--json", report.to_str().unwrap()]].concat()

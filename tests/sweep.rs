@@ -420,20 +420,23 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
         assert_eq!((g.instances, g.solved, g.mean_steps_solved), *w);
     }
 
-    // An interrupted sweep: keep the header, two settings' rows and half a line; resume.
+    // A CSV without the journal of an interrupted sweep beside it (here: the first rows of a
+    // finished one, cut in the middle of a setting) is not resumed: which settings it holds
+    // whole, and with which parameters, is unknown.
     let full = std::fs::read_to_string(&csv).unwrap();
     let per_setting = rows.len() / 6;
-    let keep: Vec<&str> = full.lines().take(1 + 2 * per_setting).collect();
-    let cut = format!(
-        "{}\n{}",
-        keep.join("\n"),
-        &full.lines().nth(1 + 2 * per_setting).unwrap()[..10]
-    );
+    let keep: Vec<&str> = full.lines().take(2 + per_setting).collect();
     let csv2 = dir.join("partial.csv");
-    std::fs::write(&csv2, cut).unwrap();
-    let text = ok(sweep(&csv2).arg("--resume"));
-    assert!(text.contains("2 of 6 settings already done"), "{text}");
-    assert_eq!(std::fs::read_to_string(&csv2).unwrap(), full);
+    std::fs::write(&csv2, keep.join("\n") + "\n").unwrap();
+    let e = fails(sweep(&csv2).arg("--resume"));
+    assert!(
+        e.contains("not the CSV of an interrupted sweep") && e.contains("drop --resume"),
+        "{e}"
+    );
+    assert!(
+        !dir.join("s.csv.partial.jsonl").exists(),
+        "a finished sweep leaves no journal"
+    );
 
     // Figures again from the CSV alone.
     let figs2 = dir.join("figs2");
@@ -454,6 +457,122 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
         let fig = assert_figure(&figs3.join(format!("{f}.svg")));
         assert!(!fig.says("interval"), "{f}");
     }
+}
+
+/// A sweep killed after some blocks continues with `--resume` to the CSV of an uninterrupted
+/// run, whatever the CSV lost or kept of the block in flight; a resume with any other parameter
+/// is refused, naming it.
+#[test]
+fn a_killed_sweep_resumes_only_with_the_same_parameters() {
+    let dir = tmp("resume");
+    let args = |csv: &Path| -> Vec<String> {
+        let mut v: Vec<String> = ["sweep", "puzzles/hard.txt", "--runs", "2", "--steps", "200"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(
+            [
+                "--backend",
+                "cpu",
+                "--block",
+                "1",
+                "--sr",
+                "10:120:10",
+                "--csv",
+            ]
+            .map(String::from),
+        );
+        v.push(csv.display().to_string());
+        v
+    };
+    let whole = dir.join("whole.csv");
+    ok(bin().args(args(&whole)));
+    let want = std::fs::read_to_string(&whole).unwrap();
+    let settings = 12;
+    let per_setting = (want.lines().count() - 1) / settings;
+
+    let csv = dir.join("s.csv");
+    let journal = dir.join("s.csv.partial.jsonl");
+    let mut child = bin()
+        .args(args(&csv))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once two blocks (settings) are in the journal.
+    let t = std::time::Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(&journal).map_or(0, |s| s.lines().count());
+        if lines >= 3 || t.elapsed().as_secs() > 120 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
+    assert!(
+        (2..settings).contains(&done),
+        "{done} blocks in the journal"
+    );
+    // The CSV cut in the middle of the second setting's rows: that setting runs again.
+    let cut: Vec<&str> = want
+        .lines()
+        .take(1 + per_setting + per_setting / 2)
+        .collect();
+    std::fs::write(&csv, cut.join("\n") + "\n").unwrap();
+
+    // Without --resume the journal is not thrown away.
+    let e = fails(bin().args(args(&csv)));
+    assert!(e.contains("--resume"), "{e}");
+    // Any other parameter, range or input is refused, naming it.
+    for (flag, value, field) in [
+        ("--prune", "singles", "params.prune"),
+        ("--seed", "2", "params.seed"),
+        ("--tie", "first", "params.tie"),
+        ("--lp", "2", "params.lp"),
+        ("--restart", "50", "params.restart"),
+        ("--baseline", "sr=0", "params.baseline"),
+        ("--d-bin", "0.1", "params.d_bin"),
+    ] {
+        let e = fails(bin().args(args(&csv)).args([flag, value, "--resume"]));
+        assert!(
+            e.contains("written by another run") && e.contains(field),
+            "{flag}: {e}"
+        );
+    }
+    let mut other_range = args(&csv);
+    let at = other_range.iter().position(|a| a == "10:120:10").unwrap();
+    other_range[at] = "10:110:10".into();
+    let e = fails(bin().args(&other_range).arg("--resume"));
+    assert!(e.contains("params.sr"), "{e}");
+    let mut other_runs = args(&csv);
+    other_runs[3] = "3".into();
+    let e = fails(bin().args(&other_runs).arg("--resume"));
+    assert!(e.contains("params.runs"), "{e}");
+    let mut other_file = args(&csv);
+    other_file[1] = "puzzles/evil.txt".into();
+    let e = fails(bin().args(&other_file).arg("--resume"));
+    assert!(e.contains("inputs[0]"), "{e}");
+    assert!(journal.exists(), "a refused resume keeps the journal");
+
+    // The same command finishes it: the journal's settings kept, the rest run, no row twice.
+    let out = bin().args(args(&csv)).arg("--resume").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{done} of {settings} settings already done")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), want);
+    assert!(!journal.exists(), "the journal goes when the sweep is done");
+    // A finished sweep is not resumed (its parameters are no longer known).
+    let e = fails(bin().args(args(&csv)).arg("--resume"));
+    assert!(e.contains("not the CSV of an interrupted sweep"), "{e}");
 }
 
 #[test]
@@ -710,6 +829,24 @@ fn trace_pictures_from_a_recorded_run() {
             .arg(&dir),
     );
     assert!(e.contains("--cell 10,1: the puzzle is 9x9"), "{e}");
+    // With --puzzle, before the run is recorded (it says `run 0: …` when it runs).
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-trace")
+            .args([
+                "--puzzle",
+                "puzzles/hard.txt",
+                "--cell",
+                "10,1",
+                "--out-dir",
+            ])
+            .arg(&dir),
+    );
+    assert!(e.contains("--cell 10,1: the puzzle is 9x9"), "{e}");
+    assert!(
+        !e.contains("run 0"),
+        "the cell is checked before the run: {e}"
+    );
     let mut c = bin();
     let e = fails(c.arg("plot-trace").arg(&csv).args(["--cell", "0,4"]));
     assert!(e.contains("give a cell as ROW,COLUMN"), "{e}");

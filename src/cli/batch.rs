@@ -235,7 +235,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .iter()
         .map(|f| (f.puzzles.len() * runs_per_puzzle, cost_each(f)))
         .collect();
-    let ranges = shard::ranges(&groups, a.shard);
+    let what = if runs_per_puzzle == 1 {
+        "instances (puzzles)"
+    } else {
+        "instances (puzzles × runs)"
+    };
+    let ranges = shard::ranges(&groups, a.shard, what)?;
     let chunk = a.chunk as usize;
     let items: u64 = ranges.iter().map(|r| r.len() as u64).sum();
     // Grid cells of the largest puzzles, for what a record weighs.

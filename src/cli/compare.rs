@@ -388,7 +388,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             groups.push((f.puzzles.len() * runs, cells.saturating_mul(budget_iters)));
         }
     }
-    let ranges = shard::ranges(&groups, a.shard);
+    let ranges = shard::ranges(&groups, a.shard, "attempts (puzzles × runs × algorithms)")?;
     let input_infos: Vec<InputInfo> = files.iter().map(InputInfo::of_file).collect();
     let params = params_of(&a, &algos, runs)?;
     let chunk = a.chunk as usize;

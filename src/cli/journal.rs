@@ -62,6 +62,66 @@ pub fn for_reports<C: DeserializeOwned>(
     }
 }
 
+/// Where two journal headers first differ: the field's path (`params.seed`, `inputs[1].hash`,
+/// `chunk`) and its value in each, written short; `None` when they are equal.
+pub fn first_difference(
+    theirs: &serde_json::Value,
+    ours: &serde_json::Value,
+    at: &str,
+) -> Option<(String, String, String)> {
+    use serde_json::Value;
+    if theirs == ours {
+        return None;
+    }
+    let join = |key: &str| {
+        if at.is_empty() {
+            key.to_string()
+        } else {
+            format!("{at}.{key}")
+        }
+    };
+    match (theirs, ours) {
+        (Value::Object(t), Value::Object(o)) => {
+            let keys = o.keys().chain(t.keys().filter(|k| !o.contains_key(*k)));
+            for k in keys {
+                match (t.get(k), o.get(k)) {
+                    (Some(x), Some(y)) => {
+                        if let Some(d) = first_difference(x, y, &join(k)) {
+                            return Some(d);
+                        }
+                    }
+                    (x, y) => return Some((join(k), short(x), short(y))),
+                }
+            }
+            None
+        }
+        // Lists of objects (inputs) are compared entry by entry; lists of values (a swept
+        // range) are shown whole.
+        (Value::Array(t), Value::Array(o))
+            if t.len() == o.len() && o.iter().any(|v| v.is_object() || v.is_array()) =>
+        {
+            t.iter()
+                .zip(o)
+                .enumerate()
+                .find_map(|(i, (x, y))| first_difference(x, y, &format!("{at}[{i}]")))
+        }
+        _ => Some((at.to_string(), short(Some(theirs)), short(Some(ours)))),
+    }
+}
+
+/// A JSON value in at most about 60 characters (`absent` for none).
+fn short(v: Option<&serde_json::Value>) -> String {
+    let Some(v) = v else {
+        return "absent".into();
+    };
+    let s = v.to_string();
+    if s.chars().count() <= 60 {
+        s
+    } else {
+        s.chars().take(57).collect::<String>() + "…"
+    }
+}
+
 /// The journal beside report `report`.
 pub fn path_for(report: &Path) -> PathBuf {
     let name = report
@@ -97,9 +157,15 @@ impl Journal {
             let first = lines.next().transpose()?.unwrap_or_default();
             let theirs: serde_json::Value = serde_json::from_str(&first).unwrap_or_default();
             if &theirs != header {
+                let what = match first_difference(&theirs, header, "") {
+                    Some((field, there, here)) if theirs.is_object() => {
+                        format!("its `{field}` is {there}, this run's is {here}")
+                    }
+                    _ => "its first line is not a journal header".into(),
+                };
                 bail!(
-                    "--resume: {} was written by another run (other parameters, inputs, shard or \
-                     version); delete it or run the same command as before",
+                    "--resume: {} was written by another run ({what}); run the same command as \
+                     before, write to another report file, or delete the journal to start over",
                     path.display()
                 );
             }
@@ -262,5 +328,38 @@ impl ChunkReader {
             visit(chunk)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_first_differing_field_is_named() {
+        let ours = json!({"params": {"seed": 1, "sr": [10, 20]}, "inputs": [{"hash": "a"}, {"hash": "b"}], "chunk": 16384});
+        assert_eq!(first_difference(&ours, &ours, ""), None);
+        let mut t = ours.clone();
+        t["chunk"] = json!(1000);
+        assert_eq!(
+            first_difference(&t, &ours, ""),
+            Some(("chunk".into(), "1000".into(), "16384".into()))
+        );
+        let mut t = ours.clone();
+        t["params"]["sr"] = json!([10, 20, 30]);
+        assert_eq!(
+            first_difference(&t, &ours, ""),
+            Some(("params.sr".into(), "[10,20,30]".into(), "[10,20]".into()))
+        );
+        let mut t = ours.clone();
+        t["inputs"][1]["hash"] = json!("c");
+        assert_eq!(first_difference(&t, &ours, "").unwrap().0, "inputs[1].hash");
+        let mut t = ours.clone();
+        t["params"].as_object_mut().unwrap().remove("seed");
+        assert_eq!(
+            first_difference(&t, &ours, ""),
+            Some(("params.seed".into(), "absent".into(), "1".into()))
+        );
     }
 }

@@ -279,8 +279,12 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
         }
     };
     let backend = same_or("backend", "mixed");
-    let adapter = same_or("adapter", "mixed");
-    let adapter = (first["adapter"].is_string() || adapter == "mixed").then_some(adapter);
+    // No adapter (CPU shards) in every shard stays none; only different ones are mixed.
+    let adapter = if docs.iter().all(|d| d["adapter"] == first["adapter"]) {
+        first["adapter"].as_str().map(str::to_string)
+    } else {
+        Some("mixed".to_string())
+    };
     let provenance = shard_provenance(docs);
     let command: Vec<String> = std::env::args().collect();
     let info = BatchInfo {

@@ -163,6 +163,8 @@ fn record(a: &TraceArgs, file: &str) -> Result<IlcaTrace> {
             )
         })?
         .grid;
+    // Before the run: a cell off the grid would only be refused after it.
+    check_cells(&a.cell, puzzle.side())?;
     let tries = a.find_solved.unwrap_or(1);
     ensure!(tries >= 1, "--find-solved must be at least 1");
     let mut last = None;
@@ -188,6 +190,19 @@ fn record(a: &TraceArgs, file: &str) -> Result<IlcaTrace> {
         last.map_or(0, |t| t.steps.len().saturating_sub(1)),
         find_solved_hint(&params, tries)
     )
+}
+
+/// Refuses a `--cell` outside an n×n puzzle.
+fn check_cells(cells: &[CellArg], n: usize) -> Result<()> {
+    for c in cells {
+        ensure!(
+            c.row <= n && c.col <= n,
+            "--cell {},{}: the puzzle is {n}x{n} (rows and columns 1..{n})",
+            c.row,
+            c.col
+        );
+    }
+    Ok(())
 }
 
 /// What to change when `--find-solved` finds no solving run. Under fast rewards (lp/lr below
@@ -244,15 +259,7 @@ pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
         (None, Some(p)) => record(&a, p)?,
         (None, None) => bail!("give a trace CSV or --puzzle FILE"),
     };
-    let n = trace.n();
-    for c in &a.cell {
-        ensure!(
-            c.row <= n && c.col <= n,
-            "--cell {},{}: the puzzle is {n}x{n} (rows and columns 1..{n})",
-            c.row,
-            c.col
-        );
-    }
+    check_cells(&a.cell, trace.n())?;
     if let Some(out) = &trace_out {
         let mut csv = Vec::new();
         trace.write_csv(&mut csv)?;

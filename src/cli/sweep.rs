@@ -1,6 +1,7 @@
 //! `gpu-sudoku sweep`: one or two ILCA parameters over ranges on one or more puzzle files, all
 //! settings batched into as few engine calls as fit; a CSV written block by block (an
-//! interrupted sweep leaves a valid CSV, and `--resume` continues it) and the paper's figures.
+//! interrupted sweep leaves a valid CSV, and `--resume` continues it from the journal beside
+//! it, which names the run) and the paper's figures.
 
 use super::args::InputArgs;
 use anyhow::{bail, ensure, Context, Result};
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 
 use super::args::DeviceArgs;
 use super::ilca_args::IlcaFixedArgs;
+use super::journal::Journal;
 use super::plot::FormatArg;
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::ilca::IlcaParams;
@@ -55,10 +57,12 @@ pub struct Args {
     pub baseline: Option<String>,
     #[command(flatten)]
     pub fixed: IlcaFixedArgs,
-    /// The CSV to write (replaced, unless --resume).
+    /// The CSV to write (replaced, unless --resume). While the sweep runs, the journal
+    /// `CSV.partial.jsonl` beside it holds the finished settings (removed at the end).
     #[arg(long, default_value = "sweep.csv")]
     pub csv: PathBuf,
-    /// Continue an interrupted sweep: keep the CSV's rows, run only the settings it lacks.
+    /// Finish an interrupted sweep run with the same options: keep the settings its journal
+    /// (beside --csv) holds, run the rest. Another sweep's journal is refused.
     #[arg(long)]
     pub resume: bool,
     /// Also write the rows as JSON (with each row's setting index, the inputs' hashes and the
@@ -149,7 +153,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "--d-bin must be in (0, 1], got {}",
         a.d_bin
     );
-    let plan = Plan::new(&a.spec()?, &a.base())?;
+    let spec = a.spec()?;
+    let plan = Plan::new(&spec, &a.base())?;
     let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();
     let mut outputs = vec![super::output::Output::new(
         "--csv",
@@ -168,6 +173,36 @@ pub fn run(a: Args) -> Result<ExitCode> {
     super::output::check(&input_paths, &outputs)?;
     let inputs = read_inputs(&a.files, &a.input)?;
 
+    // This process's settings: all, or its shard's (each setting costs instances × steps).
+    let per_setting = inputs.iter().map(|i| i.puzzles.len()).sum::<usize>() * a.runs;
+    let groups: Vec<(usize, u64)> = plan
+        .runs
+        .iter()
+        .map(|r| {
+            (
+                1,
+                (per_setting as u64).saturating_mul(r.params.steps as u64),
+            )
+        })
+        .collect();
+    let mine: Vec<bool> = shard::ranges(&groups, a.shard, "settings")?
+        .into_iter()
+        .map(|r| !r.is_empty())
+        .collect();
+    // The journal beside the CSV names the run exactly; `--resume` continues only that run.
+    let header = journal_header(&a, &spec, &plan, &inputs)?;
+    let journal_path = super::journal::path_for(&a.csv);
+    let resuming = a.resume && journal_path.exists();
+    if a.resume && !resuming && a.csv.exists() {
+        bail!(
+            "--resume: {} is not the CSV of an interrupted sweep (no journal {} beside it: the \
+             sweep finished, or another run wrote the file); drop --resume to run the sweep \
+             again and replace it, or write to another --csv",
+            a.csv.display(),
+            journal_path.display()
+        );
+    }
+
     let devices = a.device.open_many()?;
     let device = &devices[0];
     for d in &devices {
@@ -180,66 +215,48 @@ pub fn run(a: Args) -> Result<ExitCode> {
         runs: a.runs,
         d_bin: a.d_bin,
     };
+    // The settings the journal holds (the interrupted run's, in the order they were written)
+    // and their rows: only these count as done, whatever the CSV still holds.
     let mut rows = Vec::new();
     let mut skip = HashSet::new();
-    let resuming = a.resume && a.csv.exists();
-    if resuming {
-        let text = std::fs::read_to_string(&a.csv)
-            .with_context(|| format!("cannot read {}", a.csv.display()))?;
-        // A line cut by the interruption (no newline at the end) is dropped.
-        let complete = match text.rfind('\n') {
-            Some(i) => &text[..=i],
-            None => "",
-        };
-        rows = sweep::parse_csv(&a.csv.display().to_string(), complete)?;
-        skip = sweep::completed(&sw, &rows)
-            .with_context(|| format!("--resume {}", a.csv.display()))?;
-        if complete.len() != text.len() {
-            std::fs::write(&a.csv, complete)
-                .with_context(|| format!("cannot rewrite {}", a.csv.display()))?;
+    let (mut journal, _) = Journal::open::<BlockDone>(&journal_path, &header, a.resume, |_, b| {
+        for (i, set_rows) in b.settings {
+            // The header makes any other impossible; a setting twice keeps its first rows.
+            let fits = i < plan.runs.len()
+                && mine[i]
+                && !skip.contains(&i)
+                && set_rows.iter().all(|r| plan.setting_of(r) == Some(i));
+            if fits {
+                skip.insert(i);
+                rows.extend(set_rows);
+            }
         }
+        Ok(())
+    })?;
+    // The CSV: the journal's rows (the settings done before an interruption), then each block's
+    // rows as they come. Rows of settings not in the journal (a block cut before its journal
+    // line) are dropped here and run again.
+    let mut text = String::from(sweep::CSV_HEADER) + "\n";
+    for r in &rows {
+        text += &(r.csv_line() + "\n");
+    }
+    super::output::Output::new("--csv", &a.csv.to_string_lossy()).write(text.as_bytes())?;
+    if resuming {
         errln!(
             "resuming {}: {} of {} settings already done",
             a.csv.display(),
             skip.len(),
-            plan.runs.len()
+            mine.iter().filter(|&&m| m).count()
         );
     }
-    let mut out = if resuming {
-        std::fs::OpenOptions::new().append(true).open(&a.csv)
-    } else {
-        std::fs::File::create(&a.csv)
-    }
-    .with_context(|| format!("cannot write {}", a.csv.display()))?;
-    if !resuming {
-        writeln!(out, "{}", sweep::CSV_HEADER)?;
-        out.flush()?;
-    }
+    let mut out = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&a.csv)
+        .with_context(|| format!("cannot write {}", a.csv.display()))?;
 
-    // This process's settings: all, or its shard's (each setting costs instances × steps).
-    let mine: Vec<bool> = match a.shard {
-        None => vec![true; plan.runs.len()],
-        Some(sh) => {
-            let groups: Vec<(usize, u64)> = plan
-                .runs
-                .iter()
-                .map(|r| {
-                    (
-                        1,
-                        (sw.instances_per_setting() as u64).saturating_mul(r.params.steps as u64),
-                    )
-                })
-                .collect();
-            shard::split(&groups, sh)
-                .into_iter()
-                .map(|r| !r.is_empty())
-                .collect()
-        }
-    };
     let todo: Vec<usize> = (0..plan.runs.len())
         .filter(|&i| mine[i] && !skip.contains(&i))
         .collect();
-    let per_setting = sw.instances_per_setting();
     let block = if a.block > 0 {
         a.block
     } else {
@@ -269,20 +286,24 @@ pub fn run(a: Args) -> Result<ExitCode> {
         &mut usage,
         |device, k| {
             let settings: Vec<_> = blocks[k].iter().map(|&i| plan.runs[i].clone()).collect();
-            let rows = sw
-                .run_block(device, &settings, &|n| pb.inc(n as u64))?
-                .concat();
+            let rows = sw.run_block(device, &settings, &|n| pb.inc(n as u64))?;
             Ok((rows, blocks[k].len() * per_setting))
         },
-        |k, new: Vec<sweep::Row>| {
+        |k, new: Vec<Vec<sweep::Row>>| {
             waiting.insert(k, new);
             while let Some(new) = waiting.remove(&next_to_write) {
-                for r in &new {
+                // The rows go to the CSV first, then the block to the journal: a block cut
+                // between the two runs again on --resume, its rows replaced.
+                for r in new.iter().flatten() {
                     writeln!(out, "{}", r.csv_line())?;
                 }
                 out.flush()
                     .with_context(|| format!("cannot write {}", a.csv.display()))?;
-                rows.extend(new);
+                let block = BlockDone {
+                    settings: blocks[next_to_write].iter().copied().zip(new).collect(),
+                };
+                journal.append(&block)?;
+                rows.extend(block.settings.into_iter().flat_map(|(_, r)| r));
                 next_to_write += 1;
             }
             Ok(())
@@ -382,7 +403,64 @@ pub fn run(a: Args) -> Result<ExitCode> {
         };
         super::plot::write_sweep_figures(&rows, dir, &formats, opts, &say)?;
     }
+    // Everything is written: the journal is no longer needed.
+    journal.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// One finished block of settings as the sweep's journal holds it: each setting's index in the
+/// plan and its rows.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct BlockDone {
+    settings: Vec<(usize, Vec<sweep::Row>)>,
+}
+
+/// The first line of a sweep's journal: everything its rows depend on (every ILCA parameter,
+/// the ranges, the baseline, runs, the d bins, the inputs and their content, the shard; not the
+/// backend or the block size), so `--resume` continues only the same sweep.
+fn journal_header(
+    a: &Args,
+    spec: &SweepSpec,
+    plan: &Plan,
+    inputs: &[Input],
+) -> Result<serde_json::Value> {
+    let mut params = serde_json::to_value(a.base())?;
+    let obj = params
+        .as_object_mut()
+        .context("ILCA parameters serialise as an object")?;
+    // The swept parameters' values, the others' one value (or how they follow the ratio).
+    for p in Param::ALL {
+        let v = match plan.axes.iter().find(|(q, _)| *q == p) {
+            Some((_, values)) => serde_json::json!(values),
+            None => {
+                let first = plan.points.first().map_or(f64::NAN, |pt| pt.get(p));
+                if plan.points.iter().all(|pt| pt.get(p) == first) {
+                    serde_json::json!(first)
+                } else {
+                    serde_json::json!("follows the ratio")
+                }
+            }
+        };
+        obj.insert(p.name().into(), v);
+    }
+    let baseline = spec.baseline.as_ref().map(|b| {
+        b.iter()
+            .map(|(p, v)| (p.name().to_string(), serde_json::json!(v)))
+            .collect::<serde_json::Map<_, _>>()
+    });
+    obj.insert("baseline".into(), serde_json::json!(baseline));
+    obj.insert("runs".into(), a.runs.into());
+    obj.insert("d_bin".into(), a.d_bin.into());
+    Ok(serde_json::json!({
+        "tool": "gpu-sudoku",
+        "version": env!("CARGO_PKG_VERSION"),
+        "kind": "sweep",
+        "params": params,
+        "inputs": inputs.iter().zip(&a.files)
+            .map(|(i, path)| InputInfo::of_grids(path, &i.puzzles))
+            .collect::<Vec<_>>(),
+        "shard": a.shard,
+    }))
 }
 
 fn decimals(s: &str) -> Option<usize> {

@@ -1,5 +1,5 @@
 //! The sweep CSV: one row per setting and group of puzzles, written block by block (so an
-//! interrupted sweep leaves a valid file) and read back exactly (for `--resume` and the figures).
+//! interrupted sweep leaves a valid file) and read back (for `plot-sweep`'s figures).
 
 use super::{Group, Param, Point, Role, Row};
 use anyhow::{bail, ensure, Result};

@@ -20,7 +20,7 @@ mod run;
 
 pub use csv::{parse_csv, CSV_HEADER};
 pub use plan::Plan;
-pub use run::{completed, d_bin, difficulty, Input, Sweep};
+pub use run::{d_bin, difficulty, Input, Sweep};
 
 use crate::ilca::IlcaParams;
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,5 @@
 //! Running a sweep's settings on a device and summarising each setting's instances into rows:
-//! per file, overall and per difficulty bin; and what an earlier run of the same sweep already
-//! did (`--resume`).
+//! per file, overall and per difficulty bin.
 
 use super::{Group, Plan, Point, Role, Row, RunSetting};
 use crate::backend::Device;
@@ -8,7 +7,7 @@ use crate::ilca::{Batch, IlcaParams};
 use crate::puzzle::{Grid, Puzzle};
 use crate::report::InstanceResult;
 use anyhow::{ensure, Result};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 /// One puzzle file of a sweep.
 #[derive(Clone, Debug)]
@@ -209,51 +208,4 @@ impl Sweep<'_> {
         }
         rows
     }
-}
-
-/// Resuming: the engine settings whose rows are all in `done` (rows of an earlier, interrupted
-/// run of the same sweep). Errors when those rows do not match this sweep's files and runs.
-pub fn completed(sweep: &Sweep, done: &[Row]) -> Result<HashSet<usize>> {
-    let key = |role: Role, p: &Point| (role, p.lr.to_bits(), p.lp.to_bits(), p.sr, p.steps);
-    let mut have: HashMap<_, Vec<&Row>> = HashMap::new();
-    for r in done.iter().filter(|r| r.group == Group::File) {
-        have.entry(key(r.role, &r.point)).or_default().push(r);
-    }
-    let swept = sweep.plan.swept();
-    if let Some(r) = done.first() {
-        ensure!(
-            r.swept == swept,
-            "the CSV holds a sweep of {} but this one sweeps {swept}: write another CSV",
-            r.swept
-        );
-    }
-    let mut out = HashSet::new();
-    for (i, set) in sweep.plan.runs.iter().enumerate() {
-        let all_there = set.points.iter().all(|p| {
-            have.get(&key(set.role, p)).is_some_and(|rows| {
-                sweep
-                    .inputs
-                    .iter()
-                    .all(|inp| rows.iter().any(|r| r.label == inp.label))
-            })
-        });
-        if !all_there {
-            continue;
-        }
-        for p in &set.points {
-            for r in &have[&key(set.role, p)] {
-                let inp = sweep.inputs.iter().find(|i| i.label == r.label);
-                let want = inp.map(|i| (i.puzzles.len(), i.puzzles.len() * sweep.runs));
-                ensure!(
-                    want == Some((r.puzzles, r.instances)),
-                    "the CSV's rows for {} ({} puzzles, {} instances) do not match this sweep's files and runs: write another CSV or start over",
-                    r.label,
-                    r.puzzles,
-                    r.instances
-                );
-            }
-        }
-        out.insert(i);
-    }
-    Ok(out)
 }
