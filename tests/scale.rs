@@ -313,16 +313,7 @@ fn a_killed_batch_resumes_to_the_identical_report() {
         .spawn()
         .unwrap();
     // Kill it once two chunks are on disk (16 chunks in all).
-    let t = std::time::Instant::now();
-    loop {
-        let lines = std::fs::read_to_string(&journal).map_or(0, |s| s.lines().count());
-        if lines >= 3 || t.elapsed().as_secs() > 120 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    common::kill_when_journal_has(&mut child, &journal, 3);
     assert!(!report.exists(), "killed before the report");
     let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert!((2..16).contains(&done), "{done} chunks in the journal");

@@ -500,16 +500,7 @@ fn a_killed_sweep_resumes_only_with_the_same_parameters() {
         .spawn()
         .unwrap();
     // Kill it once two blocks (settings) are in the journal.
-    let t = std::time::Instant::now();
-    loop {
-        let lines = std::fs::read_to_string(&journal).map_or(0, |s| s.lines().count());
-        if lines >= 3 || t.elapsed().as_secs() > 120 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    common::kill_when_journal_has(&mut child, &journal, 3);
     let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert!(
         (2..settings).contains(&done),

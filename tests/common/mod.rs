@@ -110,3 +110,22 @@ pub fn strip_where_and_when(v: &mut serde_json::Value) {
         _ => {}
     }
 }
+
+/// Kills `child` once the journal at `journal` holds `lines` lines (its header and
+/// `lines - 1` finished chunks or blocks), or after 120 s; waits for it to end.
+pub fn kill_when_journal_has(
+    child: &mut std::process::Child,
+    journal: &std::path::Path,
+    lines: usize,
+) {
+    let t = std::time::Instant::now();
+    loop {
+        let n = std::fs::read_to_string(journal).map_or(0, |s| s.lines().count());
+        if n >= lines || t.elapsed().as_secs() > 120 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
