@@ -241,6 +241,32 @@ fn merge_refuses_what_does_not_belong_together() {
 /// empty results a batch printed against the paper's rates): every command refuses it, naming
 /// the count.
 #[test]
+fn a_tier_a_shard_holds_nothing_of_is_not_set_beside_the_paper() {
+    // Shards split by cost: one 25x25 puzzle before the easy tier leaves shard 0 of 20 with the
+    // 25x25 puzzle alone, so its easy row is empty and has no paper comparison.
+    let d = temp_dir("scale-empty-tier");
+    let text = std::fs::read_to_string("puzzles/25x25.txt").unwrap();
+    let one = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let big = d.join("one25.txt");
+    std::fs::write(&big, format!("{one}\n")).unwrap();
+    let out = ok(&run(&[
+        "batch",
+        big.to_str().unwrap(),
+        "puzzles/easy.txt",
+        "--runs",
+        "1",
+        "--backend",
+        "cpu",
+        "--shard",
+        "0/20",
+    ]));
+    let easy = out.lines().find(|l| l.starts_with("easy")).unwrap();
+    assert!(easy.contains(" 0 ") && !easy.contains("99.9%"), "{out}");
+    assert!(out.contains("measured − paper, points: –"), "{out}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
 fn more_shards_than_work_items_are_refused() {
     let e = fails(&run(&[
         "batch",

@@ -426,7 +426,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         if files.is_empty() {
             bar.suspend(|| say(&table.header()));
         }
-        let rate = paper.zip(*tier).and_then(|(p, t)| p.tier(t));
+        // A file this shard holds no instance of measured nothing to set beside the paper.
+        let rate = paper
+            .zip(*tier)
+            .and_then(|(p, t)| p.tier(t))
+            .filter(|_| file.tally.instances > 0);
         bar.suspend(|| say(&table.row(&file.label, &file.summary(), rate)));
         if let (checked @ 1.., differing) = file.against_file_solutions() {
             let how = match differing {
@@ -450,6 +454,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if files.len() > 1 {
         let rate = paper
             .filter(|_| tiers.iter().all(Option::is_some))
+            .filter(|_| files.iter().all(|f| f.tally.instances > 0))
             .map(|p| p.overall);
         say(&table.row("overall", &Summary::overall(&files), rate));
     }
@@ -577,6 +582,7 @@ fn paper_note(p: &PaperRates, files: &[FileResults], tiers: &[Option<&str>]) -> 
     let gaps: Vec<String> = files
         .iter()
         .zip(tiers)
+        .filter(|(f, _)| f.tally.instances > 0)
         .filter_map(|(f, t)| {
             let paper = p.tier((*t)?)?;
             Some(format!(
