@@ -386,3 +386,37 @@ fn trace_shows_every_step_and_the_probabilities_behind_each_choice() {
     };
     assert_eq!(body(&a), body(&b));
 }
+
+#[test]
+fn tie_first_ignores_the_seed_so_each_puzzle_runs_once_without_tts() {
+    let json = tmp("tie-first.json");
+    let o = run(&[
+        "batch",
+        "puzzles/easy.txt",
+        "--tie",
+        "first",
+        "--runs",
+        "5",
+        "--steps",
+        "100",
+        "--backend",
+        "cpu",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--tie first ignores the seed"), "{err}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("1 run/puzzle (deterministic)"), "{out}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["runs"], 1);
+    let s = &v["files"][0]["summary"];
+    assert_eq!(s["instances"], 100);
+    assert!(s["solved"].as_u64().unwrap() > 0, "{s}");
+    assert!(
+        s["tts99"].is_null() && v["overall"]["tts99"].is_null(),
+        "{s}"
+    );
+    std::fs::remove_file(&json).ok();
+}

@@ -693,6 +693,27 @@ fn cli_errors_are_clear() {
     let mut c = bin();
     let e = fails(c.arg("plot-sweep").arg(&bad));
     assert!(e.contains("not a sweep CSV"), "{e}");
+    // Standard output cannot take a sweep's growing CSV: refused before any work, and no
+    // journal named `-.partial.jsonl` is left behind.
+    let mut c = bin();
+    let e = fails(
+        c.current_dir(&dir)
+            .args([
+                "sweep",
+                "--sr",
+                "10:20:10",
+                "--backend",
+                "cpu",
+                "--csv",
+                "-",
+            ])
+            .args(&files),
+    );
+    assert!(
+        e.contains("--csv -: a sweep writes its CSV as it goes"),
+        "{e}"
+    );
+    assert!(!dir.join("-.partial.jsonl").exists());
 }
 
 /// Without an adapter (WGPU_BACKEND=dx12 hides every adapter on Linux), `auto` runs on the

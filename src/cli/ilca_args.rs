@@ -48,13 +48,14 @@ pub struct IlcaFixedArgs {
     #[arg(long)]
     pub restart: Option<u32>,
     /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1)
-    /// [default: the preset's; 0.001 but for `pruned`].
+    /// [default: the preset's; 0.001 but for `pruned` and `pruned-logic`].
     #[arg(long, allow_hyphen_values = true)]
     pub penalty_floor: Option<f64>,
     /// Which neighbours' degrees a conflicted cell must beat to be rewarded [default: sharing].
     #[arg(long, value_parser = choice::<Compare>())]
     pub compare: Option<Compare>,
-    /// Tie-breaking of the argmax among digits of equal weight [default: random].
+    /// Tie-breaking of the argmax among digits of equal weight [default: random]; `first` makes
+    /// ILCA ignore the seed, so a batch runs each puzzle once.
     #[arg(long, value_parser = choice::<TieBreak>())]
     pub tie: Option<TieBreak>,
     /// When a row/column/box counts as resolved for the selective reset [default: permutation].
@@ -65,7 +66,8 @@ pub struct IlcaFixedArgs {
     pub seed: Option<u64>,
     /// NOT IN THE PAPER: `singles` places every naked and hidden single before ILCA starts
     /// (ILCA learns only the cells left open); `logic` also uses locked candidates and naked and
-    /// hidden subsets [default: the preset's; off but for `pruned`].
+    /// hidden subsets, and the digits they rule out start with weight 0 [default: the preset's;
+    /// off but for `pruned` (singles) and `pruned-logic` (logic)].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,
 }

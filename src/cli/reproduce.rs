@@ -267,9 +267,14 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
         .collect();
     let device = a.device.open()?;
     let runs = a.runs as usize;
-    let settings: usize = presets.iter().map(|p| readings(p).len()).sum();
-    let per_setting: usize = tiers.iter().map(|t| t.1.len()).sum::<usize>() * runs;
-    let bar = super::progress::bar(settings * per_setting, "reproduce ilca");
+    // Per setting, every tier's puzzles × runs (one run for a reading that ignores the seed).
+    let puzzles: usize = tiers.iter().map(|t| t.1.len()).sum();
+    let instances: usize = presets
+        .iter()
+        .flat_map(|p| readings(p).into_iter().map(|r| r.apply(p.params())))
+        .map(|params| puzzles * if params.ignores_seed() { 1 } else { runs })
+        .sum();
+    let bar = super::progress::bar(instances, "reproduce ilca");
     let result =
         reproduce::reproduce_ilca(&device, &tiers, &presets, &readings, runs, a.seed, &|k| {
             bar.inc(k as u64)

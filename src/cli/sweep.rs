@@ -153,6 +153,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "--d-bin must be in (0, 1], got {}",
         a.d_bin
     );
+    // The CSV grows as blocks finish and a journal sits beside it: it must be a file.
+    ensure!(
+        a.csv.as_os_str() != "-",
+        "--csv -: a sweep writes its CSV as it goes, with a journal beside it, so it needs a file \
+         name (then `cat` it)"
+    );
     let spec = a.spec()?;
     let plan = Plan::new(&spec, &a.base())?;
     let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();

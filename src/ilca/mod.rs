@@ -158,6 +158,12 @@ impl Default for IlcaParams {
 pub const MAX_STEPS: u32 = 1_000_000;
 
 impl IlcaParams {
+    /// Do these parameters make ILCA ignore the seed? Its only random draws break argmax
+    /// ties, so with `--tie first` every run of a puzzle is the same run.
+    pub fn ignores_seed(&self) -> bool {
+        self.tie == TieBreak::First
+    }
+
     /// Checks the parameters, saying what is wrong and what would be right.
     pub fn validate(&self) -> Result<(), ParamError> {
         check((1..=MAX_STEPS).contains(&self.steps), "steps", || {

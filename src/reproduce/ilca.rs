@@ -70,7 +70,7 @@ impl Reading {
         v
     }
 
-    fn apply(&self, p: IlcaParams) -> IlcaParams {
+    pub fn apply(&self, p: IlcaParams) -> IlcaParams {
         IlcaParams {
             compare: self.compare,
             tie: self.tie,
@@ -132,20 +132,27 @@ pub fn reproduce_ilca(
                 seed,
                 ..reading.apply(preset.params())
             };
+            // A reading that ignores the seed (tie first) runs each puzzle once: further runs
+            // would repeat it, and count as independent tries in the intervals.
+            let runs_here = if params.ignores_seed() { 1 } else { runs };
             let mut files = Vec::new();
             for (name, puzzles) in tiers {
                 let t0 = Instant::now();
-                let results = run::run(device, &Batch::runs(puzzles, &params, runs), progress)?;
-                files.push(FileResults::held(
-                    name.clone(),
-                    name.clone(),
-                    puzzles.first().map_or(0, Grid::side),
-                    (0..puzzles.len()).collect(),
-                    results,
-                    t0.elapsed(),
-                    Default::default(),
-                    Default::default(),
-                ));
+                let batch = Batch::runs(puzzles, &params, runs_here);
+                let results = run::run(device, &batch, progress)?;
+                files.push(FileResults {
+                    ignores_seed: params.ignores_seed(),
+                    ..FileResults::held(
+                        name.clone(),
+                        name.clone(),
+                        puzzles.first().map_or(0, Grid::side),
+                        (0..puzzles.len()).collect(),
+                        results,
+                        t0.elapsed(),
+                        Default::default(),
+                        Default::default(),
+                    )
+                });
             }
             let tier_rows = files
                 .iter()
