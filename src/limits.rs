@@ -94,6 +94,20 @@ impl RecordBytes {
     }
 }
 
+impl RecordBytes {
+    /// A compare attempt's record in each place, with `labels` bytes of file label and
+    /// algorithm name (measured at about 110, 181 and 34 bytes besides the labels; the numbers
+    /// leave room for long counts and times).
+    pub fn per_attempt(labels: usize) -> RecordBytes {
+        let labels = labels as u64;
+        RecordBytes {
+            journal: 120 + labels,
+            json: 220 + labels,
+            csv: 60 + labels,
+        }
+    }
+}
+
 /// Refuses records of `instances` instances of `bytes_each` when that exceeds `available`
 /// (the free space where they go, when known), saying what they would need and what helps.
 pub fn check_disk(

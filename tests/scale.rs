@@ -1,6 +1,7 @@
 //! Beyond one process: a batch, a sweep and a compare run as 3 shards in parallel processes and
 //! merged give the unsharded report (but for timing and provenance); merge refuses what does
-//! not belong together; a killed batch finishes with --resume to the identical report.
+//! not belong together; a killed batch finishes with --resume to the identical report, a killed
+//! compare to the same attempts and rows.
 
 mod common;
 use common::{bin, fails, ok, run, temp_dir};
@@ -379,6 +380,61 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+#[test]
+fn a_killed_compare_resumes_to_the_same_report() {
+    // Its attempts wait in the journal until the report is written; a resumed run reads the
+    // first chunks back from the journal of the killed one.
+    let d = temp_dir("scale-compare-resume");
+    let args = [
+        "compare",
+        "puzzles/hard.txt",
+        "--algos",
+        "mrv,ilca",
+        "--runs",
+        "2",
+        "--budget-ms",
+        "0",
+        "--max-iterations",
+        "400",
+        "--chunk",
+        "20",
+    ];
+    let whole = d.join("whole.json");
+    ok(&run(
+        &[&args[..], &["--json", whole.to_str().unwrap()]].concat()
+    ));
+    let (report, csv) = (d.join("r.json"), d.join("r.csv"));
+    let journal = d.join("r.json.partial.jsonl");
+    let mut child = bin()
+        .args(args)
+        .args(["--json", report.to_str().unwrap()])
+        .args(["--csv", csv.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    common::kill_when_journal_has(&mut child, &journal, 13);
+    assert!(!report.exists(), "killed before the report");
+    let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
+    assert!((12..20).contains(&done), "{done} chunks in the journal");
+    let out = run(&[
+        &args[..],
+        &["--json", report.to_str().unwrap()],
+        &["--csv", csv.to_str().unwrap(), "--resume"],
+    ]
+    .concat());
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("chunks already done"));
+    assert!(!journal.exists(), "the journal goes with the report");
+    let (mut a, mut b) = (json(&whole), json(&report));
+    assert_eq!(b["attempts"].as_array().unwrap().len(), 400);
+    strip(&mut a);
+    strip(&mut b);
+    assert_eq!(a, b);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 401);
+    std::fs::remove_dir_all(&d).ok();
+}
+
 /// `--adapter all` runs the chunks of a batch (and the blocks of a sweep) on every GPU adapter
 /// at once (on a machine without a GPU: lavapipe, and llvmpipe over GL where it is installed),
 /// with the CPU's results.
@@ -463,7 +519,7 @@ fn every_adapter_at_once_gives_the_cpu_results() {
     );
     let e = fails(&run(&["rfss", "puzzles/classic.txt", "--adapter", "all"]));
     assert!(e.contains("runs on one adapter"), "{e}");
-    // An adapter with the CPU backend, or one adapter twice, is refused before any work.
+    // An adapter with the CPU backend, an empty entry or one adapter twice is refused.
     let one = [
         "batch",
         "puzzles/classic.txt",
@@ -477,9 +533,18 @@ fn every_adapter_at_once_gives_the_cpu_results() {
     ));
     assert!(e.contains("does not go with --backend cpu"), "{e}");
     let e = fails(&run(
-        &[&one[..], &["--backend", "gpu", "--adapter", "0,0"]].concat()
+        &[&one[..], &["--backend", "gpu", "--adapter", "0,"]].concat()
     ));
-    assert!(e.contains("names adapter 0 twice"), "{e}");
+    assert!(e.contains("entry 2 is empty"), "{e}");
+    if common::gpu().is_some() {
+        // The same adapter by index twice, or by index and by name.
+        for list in ["0,0", "0,00"] {
+            let e = fails(&run(
+                &[&one[..], &["--backend", "gpu", "--adapter", list]].concat()
+            ));
+            assert!(e.contains("are the same adapter"), "{list}: {e}");
+        }
+    }
     std::fs::remove_dir_all(&d).ok();
 }
 

@@ -78,25 +78,45 @@ impl DeviceArgs {
         if picks.is_empty() {
             anyhow::bail!("--adapter {list}: no GPU adapter found");
         }
-        // One device once: a list naming an adapter twice is refused; `all` skips a GPU it
-        // already has through another API (Mesa lists llvmpipe under Vulkan and again under
-        // GL), while identical GPUs on one API (eight H100s) stay eight.
-        if let Some(twice) = (1..picks.len()).find(|&i| picks[..i].contains(&picks[i])) {
-            anyhow::bail!(
-                "--adapter {list} names adapter {} twice; name each once",
-                picks[twice]
-            );
+        if let Some(empty) = picks.iter().position(|p| p.is_empty()) {
+            anyhow::bail!("--adapter {list}: entry {} is empty", empty + 1);
         }
+        // One device once: a list naming an adapter twice (by any of its names) is refused;
+        // `all` skips a GPU it already has through another API (Mesa lists llvmpipe under
+        // Vulkan and again under GL), while identical GPUs on one API (eight H100s, told apart
+        // by their PCI bus) stay eight.
         let mut devices: Vec<Device> = Vec::new();
-        let mut seen: Vec<(String, wgpu::Backend)> = Vec::new();
+        let mut seen: Vec<(&str, wgpu::AdapterInfo)> = Vec::new();
         for p in &picks {
             let g = gpu_sudoku::gpu::Gpu::open(Some(p))
                 .map_err(|e| e.context(format!("--adapter {p}")))?;
-            let (name, api) = (g.info.name.clone(), g.info.backend);
-            if list == "all" && seen.iter().any(|(n, b)| *n == name && *b != api) {
+            let same_device = |i: &wgpu::AdapterInfo| {
+                (&i.name, &i.device_pci_bus_id, i.vendor, i.device)
+                    == (
+                        &g.info.name,
+                        &g.info.device_pci_bus_id,
+                        g.info.vendor,
+                        g.info.device,
+                    )
+            };
+            if let Some((first, _)) = seen
+                .iter()
+                .find(|(_, i)| i.backend == g.info.backend && same_device(i))
+            {
+                anyhow::bail!(
+                    "--adapter {list}: {first} and {p} are the same adapter ({}); name each once",
+                    g.info.name
+                );
+            }
+            let other_api = |i: &wgpu::AdapterInfo| i.backend != g.info.backend;
+            if list == "all"
+                && seen
+                    .iter()
+                    .any(|(_, i)| i.name == g.info.name && other_api(i))
+            {
                 continue;
             }
-            seen.push((name, api));
+            seen.push((p, g.info.clone()));
             devices.push(Device::Gpu(Box::new(g)));
         }
         Ok(devices)
@@ -154,6 +174,48 @@ impl ReportArgs {
     pub fn check(&self, inputs: &[&str]) -> anyhow::Result<()> {
         let (j, c) = self.outputs();
         super::output::check(inputs, &[j, c].into_iter().flatten().collect::<Vec<_>>())
+    }
+
+    /// Refuses, before any work, a run of `items` records of `bytes` each that would not fit
+    /// on disk where they go: the journal (beside the first report file, or in the temporary
+    /// folder) and each report file, places on one file system added up.
+    pub fn check_disk(
+        &self,
+        items: u64,
+        bytes: gpu_sudoku::limits::RecordBytes,
+        what_helps: &str,
+    ) -> anyhow::Result<()> {
+        use gpu_sudoku::limits;
+        use std::path::PathBuf;
+        if self.json.is_none() && self.csv.is_none() {
+            return Ok(()); // no records are kept
+        }
+        let file = |p: &Option<String>| p.as_deref().filter(|p| *p != "-").map(PathBuf::from);
+        let (json, csv) = (file(&self.json), file(&self.csv));
+        let journal = json
+            .clone()
+            .or_else(|| csv.clone())
+            .unwrap_or_else(std::env::temp_dir);
+        let mut places: Vec<(PathBuf, u64)> = vec![(journal, bytes.journal)];
+        places.extend(json.map(|p| (p, bytes.json)));
+        places.extend(csv.map(|p| (p, bytes.csv)));
+        let mut by_fs: Vec<(Option<u64>, PathBuf, u64)> = Vec::new();
+        for (p, b) in places {
+            let fs = limits::file_system_of(&p);
+            match by_fs.iter_mut().find(|e| fs.is_some() && e.0 == fs) {
+                Some(e) => e.2 += b,
+                None => by_fs.push((fs, p, b)),
+            }
+        }
+        for (_, place, each) in &by_fs {
+            limits::check_disk(
+                items,
+                *each,
+                limits::available_disk(place).map(|b| (b, place.as_path())),
+                what_helps,
+            )?;
+        }
+        Ok(())
     }
 
     /// Whether a report goes to standard output, so the table must go to standard error.

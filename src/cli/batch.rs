@@ -83,44 +83,13 @@ struct Kept {
     wall: Duration,
 }
 
-/// Refuses, before any work, a run whose records (journal and report files) would not fit on
-/// disk where they go: each file system is checked for what it gets.
+/// Refuses, before any work, a run whose records would not fit on disk where they go.
 fn check_disk(a: &Args, cells: usize, items: u64, detailed: bool) -> Result<()> {
-    use gpu_sudoku::limits;
-    use std::path::{Path, PathBuf};
-    if a.reports.json.is_none() && a.reports.csv.is_none() {
-        return Ok(()); // no records are kept
-    }
-    let bytes = limits::RecordBytes::per_instance(cells, detailed);
-    let file = |p: &Option<String>| p.as_deref().filter(|p| *p != "-").map(PathBuf::from);
-    let (json, csv) = (file(&a.reports.json), file(&a.reports.csv));
-    // The journal lies beside the first report file, or in the temporary folder.
-    let journal = json
-        .clone()
-        .or_else(|| csv.clone())
-        .unwrap_or_else(std::env::temp_dir);
-    let mut places: Vec<(PathBuf, u64)> = vec![(journal, bytes.journal)];
-    places.extend(json.map(|p| (p, bytes.json)));
-    places.extend(csv.map(|p| (p, bytes.csv)));
-    // Places on one file system add up.
-    let mut by_fs: Vec<(Option<u64>, PathBuf, u64)> = Vec::new();
-    for (p, b) in places {
-        let fs = limits::file_system_of(&p);
-        match by_fs.iter_mut().find(|e| fs.is_some() && e.0 == fs) {
-            Some(e) => e.2 += b,
-            None => by_fs.push((fs, p, b)),
-        }
-    }
-    for (_, place, each) in &by_fs {
-        let place: &Path = place;
-        limits::check_disk(
-            items,
-            *each,
-            limits::available_disk(place).map(|b| (b, place)),
-            "use fewer --runs or puzzles, or split the run with --shard K/N",
-        )?;
-    }
-    Ok(())
+    a.reports.check_disk(
+        items,
+        gpu_sudoku::limits::RecordBytes::per_instance(cells, detailed),
+        "use fewer --runs or puzzles, or split the run with --shard K/N",
+    )
 }
 
 /// Refuses a run whose chunks in flight (one per device, and one being written) would not fit
@@ -192,10 +161,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Algo::Ilca => {
             a.rfss.refuse_for("ilca")?;
             let params = a.ilca.params()?;
+            let mut runs = a.runs.unwrap_or(DEFAULT_RUNS) as usize;
+            if params.ignores_seed() && runs > 1 {
+                errln!(
+                    "note: --tie first ignores the seed (ILCA draws only to break ties): every \
+                     run of a puzzle would be the same run, so each puzzle runs once"
+                );
+                runs = 1;
+            }
             Run::Ilca {
                 preset: a.ilca.preset_name(&params),
                 params,
-                runs: a.runs.unwrap_or(DEFAULT_RUNS) as usize,
+                runs,
             }
         }
         Algo::Rfss => {
@@ -265,8 +242,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
             runs,
             preset,
         } => {
+            let how_many = match (*runs, params.ignores_seed()) {
+                (1, true) => "1 run/puzzle (deterministic)".to_string(),
+                (1, false) => "1 run/puzzle".to_string(),
+                (n, _) => format!("{n} runs/puzzle"),
+            };
             say(&format!(
-                "ILCA on {}{adapter}: {runs} runs/puzzle, {}\n",
+                "ILCA on {}{adapter}: {how_many}, {}\n",
                 device.name(),
                 describe(params, *preset)
             ));
@@ -421,7 +403,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
             wall: k.wall,
             details: std::mem::take(&mut k.details),
             file_solutions: file_solutions[fi].clone(),
-            ignores_seed: matches!(run, Run::Rfss(_)),
+            ignores_seed: match &run {
+                Run::Ilca { params, .. } => params.ignores_seed(),
+                Run::Rfss(_) => true,
+            },
         };
         if files.is_empty() {
             bar.suspend(|| say(&table.header()));

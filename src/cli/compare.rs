@@ -11,6 +11,7 @@
 use super::args::InputArgs;
 use super::args::{choice, print_table, ReportArgs};
 use super::ilca_args::preset_parser;
+use super::journal::{ChunkReader, Journal, Span};
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::baselines::{self, Budget};
@@ -39,7 +40,8 @@ pub struct Args {
     #[arg(long, default_value = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss")]
     pub algos: String,
     /// Attempts per puzzle (stochastic algorithms get a different seed per attempt; RFSS and
-    /// the searches repeat their one run, timed again, and their intervals count puzzles).
+    /// the searches repeat their one run, timed again, and their intervals count puzzles, unless
+    /// the time budget stopped their runs at different points).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
     /// Wall-clock budget per attempt in milliseconds for the baselines (ILCA and RFSS stop on
@@ -117,9 +119,89 @@ pub struct AttemptRecord {
     pub seconds: f64,
 }
 
-/// The JSON report.
+/// What a row needs of one attempt. A compare run holds these (32 bytes each) until its rows
+/// are made, not the records: those wait in the journal until the reports are written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttemptOutcome {
+    pub puzzle: usize,
+    pub solved: bool,
+    pub iterations: u64,
+    pub seconds: f64,
+}
+
+impl From<&AttemptRecord> for AttemptOutcome {
+    fn from(r: &AttemptRecord) -> AttemptOutcome {
+        AttemptOutcome {
+            puzzle: r.puzzle,
+            solved: r.solved,
+            iterations: r.iterations,
+            seconds: r.seconds,
+        }
+    }
+}
+
+/// The attempts of a report, visited in order: held (`merge`) or read back from the journal
+/// (`compare`).
+pub trait Attempts: Serialize {
+    fn each(
+        &self,
+        visit: &mut dyn FnMut(&AttemptRecord) -> std::io::Result<()>,
+    ) -> std::io::Result<()>;
+}
+
+impl Attempts for Vec<AttemptRecord> {
+    fn each(
+        &self,
+        visit: &mut dyn FnMut(&AttemptRecord) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        self.iter().try_for_each(visit)
+    }
+}
+
+/// The attempts of a compare run as its journal holds them: the chunks at `spans`, in report
+/// order, read back one at a time while the reports are written.
+struct Journaled {
+    reader: Option<ChunkReader>,
+    spans: Vec<Span>,
+}
+
+impl Attempts for Journaled {
+    fn each(
+        &self,
+        visit: &mut dyn FnMut(&AttemptRecord) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let Some(reader) = &self.reader else {
+            return Ok(()); // no report asked for: nothing was kept
+        };
+        reader.read(&self.spans, |c: ChunkDone| {
+            c.records.iter().try_for_each(&mut *visit)
+        })
+    }
+}
+
+impl Serialize for Journaled {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut seq = s.serialize_seq(None)?;
+        let mut failed = None;
+        let read = self.each(&mut |r| {
+            seq.serialize_element(r).map_err(|e| {
+                let io = std::io::Error::other(e.to_string());
+                failed = Some(e);
+                io
+            })
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        read.map_err(S::Error::custom)?;
+        seq.end()
+    }
+}
+
+/// The JSON report (`merge` reads it back with the attempts held).
 #[derive(Serialize, Deserialize)]
-pub struct Report {
+pub struct Report<A = Vec<AttemptRecord>> {
     pub tool: String,
     pub version: String,
     pub schema: u32,
@@ -131,7 +213,7 @@ pub struct Report {
     pub shard: Option<Shard>,
     pub provenance: serde_json::Value,
     pub rows: Vec<Row>,
-    pub attempts: Vec<AttemptRecord>,
+    pub attempts: A,
 }
 
 /// One finished chunk of a (file, algorithm) group's attempts, as the journal holds it.
@@ -141,6 +223,26 @@ struct ChunkDone {
     start: usize,
     end: usize,
     records: Vec<AttemptRecord>,
+}
+
+/// What a run keeps of a finished chunk: where its records lie in the journal (none when no
+/// report is asked for), their outcomes and their unit.
+struct Kept {
+    end: usize,
+    span: Option<Span>,
+    outcomes: Vec<AttemptOutcome>,
+    unit: String,
+}
+
+impl Kept {
+    fn of(c: &ChunkDone, span: Option<Span>) -> Kept {
+        Kept {
+            end: c.end,
+            span,
+            outcomes: c.records.iter().map(AttemptOutcome::from).collect(),
+            unit: c.records.first().map_or(String::new(), |r| r.unit.clone()),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -255,12 +357,16 @@ pub fn ignores_seed(algo: &str) -> bool {
 }
 
 /// The row of one algorithm on one file, from its attempts' records (in (puzzle, run) order).
-/// For an entry that [`ignores_seed`], the 95% interval counts puzzles (each one's first
-/// attempt), not attempts, and there is no TTS99: its runs are not independent tries.
-pub fn row(file: &str, algo: &str, runs: usize, records: &[AttemptRecord]) -> Row {
-    let r = records;
+/// For an entry that [`ignores_seed`] and whose runs of each puzzle agree (a wall-clock budget
+/// can stop them at different points), the 95% interval counts puzzles, not attempts, and there
+/// is no TTS99: its runs are not independent tries.
+pub fn row(file: &str, algo: &str, unit: &str, runs: usize, attempts: &[AttemptOutcome]) -> Row {
+    let r = attempts;
     let solved = r.iter().filter(|x| x.solved).count();
-    let repeats = ignores_seed(algo);
+    let repeats = ignores_seed(algo)
+        && r.windows(2)
+            .filter(|w| w[0].puzzle == w[1].puzzle)
+            .all(|w| (w[0].solved, w[0].iterations) == (w[1].solved, w[1].iterations));
     let (trials, successes) = if repeats {
         let (mut puzzles, mut solved_first, mut last) = (0, 0, None);
         for x in r
@@ -291,7 +397,7 @@ pub fn row(file: &str, algo: &str, runs: usize, records: &[AttemptRecord]) -> Ro
     Row {
         file: file.to_string(),
         algo: algo.to_string(),
-        unit: r.first().map_or(String::new(), |x| x.unit.clone()),
+        unit: unit.to_string(),
         puzzles: puzzles.len(),
         runs,
         attempts: r.len(),
@@ -342,21 +448,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
         match algo {
             Algo::Ilca(name, p) => {
                 p.steps = ilca_steps.unwrap_or(p.steps);
-                p.validate().map_err(|mut e| {
-                    // compare has no --sr or --restart: name the entry and what fits.
-                    let period = match e.param {
-                        "sr" => Some(p.sr),
-                        "restart" => Some(p.restart),
-                        _ => None,
-                    };
-                    if let Some(v) = period {
-                        e.problem += &format!(
-                            " (the period of the --algos entry {name}; give --max-iterations {v} \
-                             or more, or leave the entry out)"
+                // compare has no --sr or --restart: name the entry and the budget that fits.
+                for (what, v) in [("selective reset", p.sr), ("restart", p.restart)] {
+                    if v > p.steps {
+                        bail!(
+                            "--algos {name}: its {what} period, {v} steps, is longer than \
+                             --max-iterations {}; give --max-iterations {v} or more, or leave the \
+                             entry out",
+                            p.steps
                         );
                     }
-                    e
-                })?;
+                }
+                p.validate()?;
             }
             Algo::Rfss(_, p) => p.validate()?,
             Algo::Baseline(_) => {}
@@ -371,13 +474,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .map(|f| a.input.read(f).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
     let total: usize = files.iter().map(|f| f.puzzles.len()).sum::<usize>() * runs * algos.len();
-    // Every attempt is held (a record of about 200 bytes) until the reports are written.
+    // The outcome of every attempt is held until its row is made (a resumed run holds all it
+    // reads back); the records wait on disk, in the journal, until the reports are written.
     gpu_sudoku::limits::check_memory(
         total as u64,
-        200,
-        "results and reports",
+        std::mem::size_of::<AttemptOutcome>() as u64,
+        "the outcomes behind the table's rows",
         gpu_sudoku::limits::available_memory(),
         "use fewer --runs, algorithms or puzzles",
+    )?;
+    let label_bytes = files.iter().map(|f| f.label().len()).max().unwrap_or(0)
+        + algos.iter().map(|x| x.name().len()).max().unwrap_or(0);
+    a.reports.check_disk(
+        total as u64,
+        gpu_sudoku::limits::RecordBytes::per_attempt(label_bytes),
+        "use fewer --runs, algorithms or puzzles, or split the run with --shard K/N",
     )?;
     // Work items: per file, per algorithm, its puzzle × run attempts (cost: cells × budget).
     let budget_iters = a.max_iterations.unwrap_or(1);
@@ -400,29 +511,34 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "shard": a.shard,
         "chunk": chunk,
     });
-    let mut done: std::collections::HashMap<(usize, usize), ChunkDone> = Default::default();
+    // Chunks a resumed journal holds, by (group, first attempt): where they lie, their outcomes.
+    let mut done: std::collections::HashMap<(usize, usize), Kept> = Default::default();
     let mut journal =
-        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume, |_, c| {
-            done.insert((c.group, c.start), c);
+        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume, |span, c| {
+            done.insert((c.group, c.start), Kept::of(&c, Some(span)));
             Ok(())
         })?;
+    if journal.is_none() && (a.reports.json.is_some() || a.reports.csv.is_some()) {
+        journal = Some(Journal::scratch(&header)?); // every report goes to standard output
+    }
     let pb = super::progress::bar(ranges.iter().map(|r| r.len()).sum(), "compare");
     let tick = || pb.inc(1);
     let mut rows = Vec::new();
-    let mut records = Vec::new();
+    let mut spans = Vec::new();
     for (fi, file) in files.iter().enumerate() {
         let grids: Vec<Grid> = file.puzzles.iter().map(|p| p.grid.clone()).collect();
         let label = file.label();
         for (ai, algo) in algos.iter().enumerate() {
             let group = fi * algos.len() + ai;
-            let mut group_records = Vec::with_capacity(ranges[group].len());
+            let mut outcomes = Vec::with_capacity(ranges[group].len());
+            let mut unit = String::new();
             let mut start = ranges[group].start;
             while start < ranges[group].end {
                 let end = (start + chunk).min(ranges[group].end);
-                let c = match done.remove(&(group, start)) {
-                    Some(c) if c.end == end => {
+                let kept = match done.remove(&(group, start)) {
+                    Some(k) if k.end == end => {
                         pb.inc((end - start) as u64);
-                        c
+                        k
                     }
                     _ => {
                         let c = ChunkDone {
@@ -440,19 +556,20 @@ pub fn run(a: Args) -> Result<ExitCode> {
                                 &tick,
                             )?,
                         };
-                        if let Some(j) = journal.as_mut() {
-                            j.append(&c)?;
-                        }
-                        c
+                        let span = journal.as_mut().map(|j| j.append(&c)).transpose()?;
+                        Kept::of(&c, span)
                     }
                 };
-                group_records.extend(c.records);
+                outcomes.extend(kept.outcomes);
+                spans.extend(kept.span);
+                if unit.is_empty() {
+                    unit = kept.unit;
+                }
                 start = end;
             }
-            if !group_records.is_empty() {
-                rows.push(row(&label, algo.name(), runs, &group_records));
+            if !outcomes.is_empty() {
+                rows.push(row(&label, algo.name(), &unit, runs, &outcomes));
             }
-            records.extend(group_records);
         }
     }
     pb.finish_and_clear();
@@ -467,7 +584,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
         shard: a.shard,
         provenance: provenance_here(started),
         rows,
-        attempts: records,
+        attempts: Journaled {
+            reader: journal.as_ref().map(Journal::reader),
+            spans,
+        },
     };
     write_reports(&a.reports, &report)?;
     if let Some(j) = journal {
@@ -476,15 +596,19 @@ pub fn run(a: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the JSON and CSV reports asked for.
-pub fn write_reports(reports: &ReportArgs, report: &Report) -> Result<()> {
-    reports.write(
-        || Ok(serde_json::to_string_pretty(report)? + "\n"),
-        || {
-            let mut s = String::from("algo,file,puzzle,run,solved,iterations,unit,seconds\n");
-            for r in &report.attempts {
-                s += &format!(
-                    "{},{},{},{},{},{},{},{}\n",
+/// Writes the JSON and CSV reports asked for, reading the attempts as they go out.
+pub fn write_reports<A: Attempts>(reports: &ReportArgs, report: &Report<A>) -> Result<()> {
+    reports.write_streamed(
+        |w| {
+            serde_json::to_writer_pretty(&mut *w, report).map_err(std::io::Error::other)?;
+            w.write_all(b"\n")
+        },
+        |w| {
+            writeln!(w, "algo,file,puzzle,run,solved,iterations,unit,seconds")?;
+            report.attempts.each(&mut |r| {
+                writeln!(
+                    w,
+                    "{},{},{},{},{},{},{},{}",
                     csv_field(&r.algo),
                     csv_field(&r.file),
                     r.puzzle,
@@ -493,9 +617,8 @@ pub fn write_reports(reports: &ReportArgs, report: &Report) -> Result<()> {
                     r.iterations,
                     r.unit,
                     r.seconds
-                );
-            }
-            s
+                )
+            })
         },
     )
 }
@@ -644,23 +767,13 @@ pub fn table(rows: &[Row]) -> String {
 mod tests {
     use super::*;
 
-    fn records(algo: &str, outcomes: &[(usize, bool, u64)]) -> Vec<AttemptRecord> {
-        let mut runs_of = std::collections::HashMap::new();
-        outcomes
-            .iter()
-            .map(|&(puzzle, solved, iterations)| {
-                let run = runs_of.entry(puzzle).or_insert(0);
-                *run += 1;
-                AttemptRecord {
-                    algo: algo.into(),
-                    file: "f".into(),
-                    puzzle,
-                    run: *run - 1,
-                    solved,
-                    iterations,
-                    unit: "steps".into(),
-                    seconds: 0.001,
-                }
+    fn outcomes(o: &[(usize, bool, u64)]) -> Vec<AttemptOutcome> {
+        o.iter()
+            .map(|&(puzzle, solved, iterations)| AttemptOutcome {
+                puzzle,
+                solved,
+                iterations,
+                seconds: 0.001,
             })
             .collect()
     }
@@ -676,8 +789,8 @@ mod tests {
             (1, false, 50),
             (1, false, 50),
         ];
-        let random = row("f", "sa", 3, &records("sa", &o));
-        let search = row("f", "mrv", 3, &records("mrv", &o));
+        let random = row("f", "sa", "steps", 3, &outcomes(&o));
+        let search = row("f", "mrv", "nodes", 3, &outcomes(&o));
         for r in [&random, &search] {
             assert_eq!((r.attempts, r.solved, r.solved_pct), (6, 3, 50.0));
         }
@@ -690,6 +803,12 @@ mod tests {
         let (l, h) = wilson95(1, 2).unwrap();
         assert_eq!(search.solved_pct_95.unwrap(), [100.0 * l, 100.0 * h]);
         assert!(search.tts99.is_none() && search.tts99_s.is_none());
+        // A time budget stopped the search's runs at different points: independent tries.
+        let timed = [(0, true, 10), (0, false, 7), (1, false, 50), (1, false, 50)];
+        let t = row("f", "astar", "nodes", 2, &outcomes(&timed));
+        let (l, h) = wilson95(1, 4).unwrap();
+        assert_eq!(t.solved_pct_95.unwrap(), [100.0 * l, 100.0 * h]);
+        assert!(t.tts99.is_some());
         assert!(ignores_seed("rfss-mrv") && ignores_seed("exact") && !ignores_seed("ilca-pruned"));
         assert!(!ignores_seed("acs") && !ignores_seed("ga"));
     }

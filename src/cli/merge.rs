@@ -176,9 +176,10 @@ fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
             let group: Vec<_> = attempts
                 .iter()
                 .filter(|r| &r.file == f && &r.algo == algo)
-                .cloned()
                 .collect();
-            rows.push(row(f, algo, first.params.runs, &group));
+            let unit = group.first().map_or("", |r| r.unit.as_str());
+            let outcomes: Vec<_> = group.iter().map(|&r| r.into()).collect();
+            rows.push(row(f, algo, unit, first.params.runs, &outcomes));
         }
     }
     let merged = Report {
@@ -257,7 +258,8 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
         }
         let f = &first["files"][fi];
         files.push(FileResults {
-            ignores_seed: algorithm == "rfss",
+            // RFSS, or ILCA with --tie first (IlcaParams::ignores_seed).
+            ignores_seed: algorithm == "rfss" || first["params"]["tie"] == "first",
             ..FileResults::held(
                 f["path"].as_str().unwrap_or(&input.path).to_string(),
                 f["label"].as_str().unwrap_or_default().to_string(),
