@@ -145,18 +145,15 @@ fn wall_time_counts_each_chunk_once() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Runs `args` with `--json r.json --csv r.csv` in `dir`, watching its memory: its peak
+/// resident memory in kB, the CSV text, the JSON report, the seconds it took.
 #[cfg(target_os = "linux")]
-#[test]
-fn long_runs_stream_their_records_instead_of_holding_them() {
-    // 400,000 4x4 instances with both reports: held until the end, their records took about
-    // 390 bytes each (about 150 MB); streamed through the journal, the process stays near its
-    // base size whatever the count.
-    let (dir, puzzles) = folder_with_puzzles("stream");
+fn run_watched(dir: &std::path::Path, args: &[&str]) -> (u64, String, serde_json::Value, f64) {
     let (json, csv) = (dir.join("r.json"), dir.join("r.csv"));
     let started = std::time::Instant::now();
     let child = common::bin()
-        .args(["batch", puzzles.to_str().unwrap(), "--runs", "40000"])
-        .args(["--steps", "1", "--backend", "cpu", "--json"])
+        .args(args)
+        .arg("--json")
         .arg(&json)
         .arg("--csv")
         .arg(&csv)
@@ -166,19 +163,45 @@ fn long_runs_stream_their_records_instead_of_holding_them() {
         .unwrap();
     let (status, peak_kb) = peak_memory_kb(child);
     let elapsed = started.elapsed().as_secs_f64();
-    assert!(status.success());
+    assert!(status.success(), "{args:?}");
+    assert!(
+        !dir.join("r.json.partial.jsonl").exists(),
+        "the journal is gone"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let v = serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(&json).unwrap()))
+        .unwrap();
+    (peak_kb, text, v, elapsed)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn long_runs_stream_their_records_instead_of_holding_them() {
+    // 400,000 4x4 instances with both reports: held until the end, their records took about
+    // 390 bytes each (about 150 MB); streamed through the journal, the process stays near its
+    // base size whatever the count.
+    let (dir, puzzles) = folder_with_puzzles("stream");
+    let (peak_kb, text, v, elapsed) = run_watched(
+        &dir,
+        &[
+            "batch",
+            puzzles.to_str().unwrap(),
+            "--runs",
+            "40000",
+            "--steps",
+            "1",
+            "--backend",
+            "cpu",
+        ],
+    );
     assert!(
         peak_kb < 80_000,
         "the batch held {peak_kb} kB at its peak: records are held, not streamed"
     );
     // Every record is in both reports, in (puzzle, run) order.
-    let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(text.lines().count(), 400_001);
     let last = text.lines().last().unwrap();
     assert!(last.contains(",9,10,39999,"), "{last}");
-    let v: serde_json::Value =
-        serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(&json).unwrap()))
-            .unwrap();
     let instances = v["files"][0]["instances"].as_array().unwrap();
     assert_eq!(instances.len(), 400_000);
     assert_eq!(v["files"][0]["summary"]["instances"], 400_000);
@@ -191,10 +214,6 @@ fn long_runs_stream_their_records_instead_of_holding_them() {
         wall > 0.0 && wall < elapsed,
         "wall {wall} s, process {elapsed} s"
     );
-    assert!(
-        !dir.join("r.json.partial.jsonl").exists(),
-        "the journal is gone"
-    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -202,50 +221,36 @@ fn long_runs_stream_their_records_instead_of_holding_them() {
 #[test]
 fn long_compares_stream_their_attempts_instead_of_holding_them() {
     // 200,000 attempts of MRV on 4x4 puzzles with both reports: held until the end, their
-    // records and the JSON text built from them took about 450 bytes each (about 90 MB);
-    // streamed through the journal, 32 bytes of outcome each are held for the table.
+    // records and the JSON text made of them peaked at 103 MB (debug build, 2026-11-25);
+    // streamed through the journal, 32 bytes of outcome each are held for the table (23 MB).
     let (dir, puzzles) = folder_with_puzzles("compare-stream");
-    let (json, csv) = (dir.join("r.json"), dir.join("r.csv"));
-    let child = common::bin()
-        .args(["compare", puzzles.to_str().unwrap(), "--algos", "mrv"])
-        .args([
+    let (peak_kb, text, v, _) = run_watched(
+        &dir,
+        &[
+            "compare",
+            puzzles.to_str().unwrap(),
+            "--algos",
+            "mrv",
             "--runs",
             "20000",
             "--budget-ms",
             "0",
             "--max-iterations",
             "100",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .arg("--csv")
-        .arg(&csv)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let (status, peak_kb) = peak_memory_kb(child);
-    assert!(status.success());
+        ],
+    );
     assert!(
         peak_kb < 60_000,
         "compare held {peak_kb} kB at its peak: attempts are held, not streamed"
     );
-    let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(text.lines().count(), 200_001);
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("mrv,p4,9,19999,true,"), "{last}");
-    let v: serde_json::Value =
-        serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(&json).unwrap()))
-            .unwrap();
     let attempts = v["attempts"].as_array().unwrap();
     assert_eq!(attempts.len(), 200_000);
     assert_eq!(attempts[199_999]["run"], 19_999);
     assert_eq!(v["rows"][0]["attempts"], 200_000);
     assert_eq!(v["rows"][0]["solved"], 200_000);
     assert_eq!(v["rows"][0]["unit"], "nodes");
-    assert!(
-        !dir.join("r.json.partial.jsonl").exists(),
-        "the journal is gone"
-    );
     std::fs::remove_dir_all(&dir).ok();
 }
