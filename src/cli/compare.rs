@@ -119,8 +119,9 @@ pub struct AttemptRecord {
     pub seconds: f64,
 }
 
-/// What a row needs of one attempt. A compare run holds these (32 bytes each) until its rows
-/// are made, not the records: those wait in the journal until the reports are written.
+/// What a row needs of one attempt. A compare run holds these (32 bytes each; making a row
+/// about as much again) until its rows are made, not the records: those wait in the journal
+/// until the reports are written.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AttemptOutcome {
     pub puzzle: usize,
@@ -475,10 +476,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .collect::<Result<Vec<_>>>()?;
     let total: usize = files.iter().map(|f| f.puzzles.len()).sum::<usize>() * runs * algos.len();
     // The outcome of every attempt is held until its row is made (a resumed run holds all it
-    // reads back); the records wait on disk, in the journal, until the reports are written.
+    // reads back), and the row sorts copies of its times; the records wait on disk, in the
+    // journal, until the reports are written.
     gpu_sudoku::limits::check_memory(
         total as u64,
-        std::mem::size_of::<AttemptOutcome>() as u64,
+        2 * std::mem::size_of::<AttemptOutcome>() as u64,
         "the outcomes behind the table's rows",
         gpu_sudoku::limits::available_memory(),
         "use fewer --runs, algorithms or puzzles",
