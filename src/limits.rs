@@ -96,12 +96,13 @@ impl RecordBytes {
 
 impl RecordBytes {
     /// A compare attempt's record in each place, with `labels` bytes of file label and
-    /// algorithm name (measured at about 110, 181 and 34 bytes besides the labels; the numbers
-    /// leave room for long counts and times).
-    pub fn per_attempt(labels: usize) -> RecordBytes {
+    /// algorithm name, written in chunks of `chunk` attempts (measured at about 110, 181 and
+    /// 34 bytes besides the labels, up to 168 in the journal with chunks of one attempt; the
+    /// numbers leave room for long counts and times).
+    pub fn per_attempt(labels: usize, chunk: u32) -> RecordBytes {
         let labels = labels as u64;
         RecordBytes {
-            journal: 120 + labels,
+            journal: 145 + labels + 64 / chunk.max(1) as u64,
             json: 220 + labels,
             csv: 60 + labels,
         }
@@ -183,6 +184,9 @@ mod tests {
         let r = RecordBytes::per_instance(81, false);
         assert_eq!((r.journal, r.json, r.csv), (141, 241, 177));
         assert_eq!(RecordBytes::per_instance(81, true).json, 241 + 571);
+        // A compare attempt: chunks of one attempt carry their wrapper each.
+        assert_eq!(RecordBytes::per_attempt(10, 1).journal, 145 + 10 + 64);
+        assert_eq!(RecordBytes::per_attempt(10, 1024).journal, 155);
         let here = std::path::Path::new(".");
         check_disk(1_000, 500, Some((1_000_000, here)), "x").unwrap();
         let e = check_disk(

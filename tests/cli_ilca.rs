@@ -420,3 +420,39 @@ fn tie_first_ignores_the_seed_so_each_puzzle_runs_once_without_tts() {
     );
     std::fs::remove_file(&json).ok();
 }
+
+#[test]
+fn a_sweep_with_tie_first_runs_each_puzzle_once() {
+    let csv = tmp("tie-first-sweep.csv");
+    let o = run(&[
+        "sweep",
+        "puzzles/easy.txt",
+        "--tie",
+        "first",
+        "--runs",
+        "5",
+        "--lr",
+        "0.5:1:0.5",
+        "--backend",
+        "cpu",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--tie first ignores the seed"), "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let file_rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|r| r[col("group")] == "file")
+        .collect();
+    assert_eq!(file_rows.len(), 2, "{text}");
+    for r in file_rows {
+        assert_eq!((r[col("puzzles")], r[col("instances")]), ("100", "100"));
+    }
+    std::fs::remove_file(&csv).ok();
+}

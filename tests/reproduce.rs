@@ -79,7 +79,7 @@ fn readings_and_markdown() {
         "--table",
         "5",
         "--runs",
-        "1",
+        "2",
         "--reading",
         "all",
         "--backend",
@@ -88,6 +88,19 @@ fn readings_and_markdown() {
         "-",
     ]);
     let md = ok(&out);
+    // The readings with tie first ignore the seed: they ran once per puzzle and say so.
+    assert!(md.contains("`--preset table5`), 2 runs per puzzle"), "{md}");
+    assert!(
+        md.contains("| sharing, first (1 run: deterministic) |"),
+        "{md}"
+    );
+    assert!(md.contains("| sharing, random |"), "{md}");
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("reading sharing, first: 1 run per puzzle")
+            && text.contains("reading sharing, random: 2 runs per puzzle"),
+        "{text}"
+    );
     assert!(md.contains("### Table 5 (`--preset table5`)"), "{md}");
     assert!(
         md.contains("| **paper** | – | – | 99% | 96% | 98.8% |"),

@@ -81,42 +81,38 @@ impl DeviceArgs {
         if let Some(empty) = picks.iter().position(|p| p.is_empty()) {
             anyhow::bail!("--adapter {list}: entry {} is empty", empty + 1);
         }
-        // One device once: a list naming an adapter twice (by any of its names) is refused;
+        // One device once: a list naming an adapter twice (by index or by name) is refused;
         // `all` skips a GPU it already has through another API (Mesa lists llvmpipe under
-        // Vulkan and again under GL), while identical GPUs on one API (eight H100s, told apart
-        // by their PCI bus) stay eight.
-        let mut devices: Vec<Device> = Vec::new();
-        let mut seen: Vec<(&str, wgpu::AdapterInfo)> = Vec::new();
+        // Vulkan and again under GL). Adapters are told apart by their index, so identical GPUs
+        // (eight H100s, which some APIs do not tell apart by PCI bus) stay eight.
+        let adapters = gpu_sudoku::gpu::list_adapters();
+        let mut chosen: Vec<(&str, usize)> = Vec::new();
         for p in &picks {
-            let g = gpu_sudoku::gpu::Gpu::open(Some(p))
-                .map_err(|e| e.context(format!("--adapter {p}")))?;
-            let same_device = |i: &wgpu::AdapterInfo| {
-                (&i.name, &i.device_pci_bus_id, i.vendor, i.device)
-                    == (
-                        &g.info.name,
-                        &g.info.device_pci_bus_id,
-                        g.info.vendor,
-                        g.info.device,
-                    )
+            let Some(i) = gpu_sudoku::gpu::adapter_index(&adapters, p) else {
+                // Opening it says what is there.
+                let e = gpu_sudoku::gpu::Gpu::open(Some(p))
+                    .err()
+                    .unwrap_or_else(|| anyhow::anyhow!("no adapter matches {p:?}"));
+                return Err(e.context(format!("--adapter {p}")));
             };
-            if let Some((first, _)) = seen
-                .iter()
-                .find(|(_, i)| i.backend == g.info.backend && same_device(i))
-            {
+            if let Some((first, _)) = chosen.iter().find(|&&(_, j)| j == i) {
                 anyhow::bail!(
                     "--adapter {list}: {first} and {p} are the same adapter ({}); name each once",
-                    g.info.name
+                    adapters[i].name
                 );
             }
-            let other_api = |i: &wgpu::AdapterInfo| i.backend != g.info.backend;
-            if list == "all"
-                && seen
-                    .iter()
-                    .any(|(_, i)| i.name == g.info.name && other_api(i))
-            {
+            let same_gpu_other_api = |&(_, j): &(&str, usize)| {
+                adapters[j].name == adapters[i].name && adapters[j].backend != adapters[i].backend
+            };
+            if list == "all" && chosen.iter().any(same_gpu_other_api) {
                 continue;
             }
-            seen.push((p, g.info.clone()));
+            chosen.push((p, i));
+        }
+        let mut devices = Vec::new();
+        for (p, i) in chosen {
+            let g = gpu_sudoku::gpu::Gpu::open(Some(&i.to_string()))
+                .map_err(|e| e.context(format!("--adapter {p}")))?;
             devices.push(Device::Gpu(Box::new(g)));
         }
         Ok(devices)

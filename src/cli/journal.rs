@@ -190,7 +190,13 @@ impl Journal {
                 .append(true)
                 .open(path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            file.set_len(complete_bytes)?;
+            if file.metadata()?.len() < complete_bytes {
+                // The interruption cut the last chunk's line just before its newline: end it
+                // (extending the file would put a NUL there, which the next resume stops at).
+                (&file).write_all(b"\n")?;
+            } else {
+                file.set_len(complete_bytes)?;
+            }
             let j = Journal {
                 path: path.to_path_buf(),
                 file: std::sync::Arc::new(file),
@@ -335,6 +341,39 @@ impl ChunkReader {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_line_cut_before_its_newline_is_kept_and_ended() {
+        let dir = std::env::temp_dir().join(format!("gpu-sudoku-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.json.partial.jsonl");
+        let header = json!({"run": 1});
+        for (tail, kept) in [("{\"n\":2}", 2), ("{\"n\":2", 1), ("", 1)] {
+            std::fs::write(&path, format!("{header}\n{{\"n\":1}}\n{tail}")).unwrap();
+            let mut seen = Vec::new();
+            let (mut j, done) = Journal::open(&path, &header, true, |_, c: serde_json::Value| {
+                seen.push(c["n"].as_u64().unwrap());
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(done, kept, "{tail:?}");
+            j.append(&json!({"n": 3})).unwrap();
+            drop(j);
+            // Every chunk kept and the new one are lines of their own, no NUL between them.
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(!text.contains('\0'), "{text:?}");
+            let mut again = Vec::new();
+            let (_, done) = Journal::open(&path, &header, true, |_, c: serde_json::Value| {
+                again.push(c["n"].as_u64().unwrap());
+                Ok(())
+            })
+            .unwrap();
+            seen.push(3);
+            assert_eq!((done, &again), (kept + 1, &seen), "{tail:?}");
+            std::fs::remove_file(&path).unwrap();
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     #[test]
     fn the_first_differing_field_is_named() {

@@ -145,9 +145,16 @@ pub fn read_inputs(files: &[String], input: &InputArgs) -> Result<Vec<Input>> {
     Ok(inputs)
 }
 
-pub fn run(a: Args) -> Result<ExitCode> {
+pub fn run(mut a: Args) -> Result<ExitCode> {
     let started = std::time::SystemTime::now();
     ensure!(a.runs >= 1, "--runs must be at least 1");
+    if a.base().ignores_seed() && a.runs > 1 {
+        errln!(
+            "note: --tie first ignores the seed (ILCA draws only to break ties): every run of a \
+             puzzle would be the same run, so each puzzle runs once"
+        );
+        a.runs = 1;
+    }
     ensure!(
         a.d_bin.is_finite() && a.d_bin > 0.0 && a.d_bin <= 1.0,
         "--d-bin must be in (0, 1], got {}",

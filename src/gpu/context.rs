@@ -36,6 +36,17 @@ pub fn list_adapters() -> Vec<wgpu::AdapterInfo> {
         .collect()
 }
 
+/// The index in `adapters` ([`list_adapters`]) of the adapter `pick` names: an index, or a
+/// case-insensitive part of its name (the first adapter whose name holds it).
+pub fn adapter_index(adapters: &[wgpu::AdapterInfo], pick: &str) -> Option<usize> {
+    match pick.parse::<usize>() {
+        Ok(i) => (i < adapters.len()).then_some(i),
+        Err(_) => adapters
+            .iter()
+            .position(|a| a.name.to_lowercase().contains(&pick.to_lowercase())),
+    }
+}
+
 impl Gpu {
     /// Opens the default high-performance adapter, or the one `pick` names: an index in
     /// [`list_adapters`], or a case-insensitive part of its name.
@@ -63,12 +74,8 @@ impl Gpu {
                     .enumerate()
                     .map(|(i, a)| format!("{i}: {}", describe(&a.get_info())))
                     .collect();
-                let found = match p.parse::<usize>() {
-                    Ok(i) => all.into_iter().nth(i),
-                    Err(_) => all
-                        .into_iter()
-                        .find(|a| a.get_info().name.to_lowercase().contains(&p.to_lowercase())),
-                };
+                let infos: Vec<wgpu::AdapterInfo> = all.iter().map(|a| a.get_info()).collect();
+                let found = adapter_index(&infos, p).and_then(|i| all.into_iter().nth(i));
                 found.ok_or_else(|| {
                     anyhow!(
                         "no adapter matches {p:?}; available:\n  {}",

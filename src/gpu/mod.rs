@@ -7,7 +7,7 @@ mod context;
 pub mod layout;
 mod pipeline;
 
-pub use context::{describe, list_adapters, Gpu};
+pub use context::{adapter_index, describe, list_adapters, Gpu};
 pub use pipeline::{grid_2d, Access, Binding, BoundsChecks, Pipeline};
 
 /// Most loop passes (loop back-edge evaluations, over all loops of a kernel) one invocation may

@@ -102,6 +102,9 @@ pub struct SettingRows {
     pub preset: &'static str,
     pub reading: Reading,
     pub params: IlcaParams,
+    /// Runs per puzzle of this setting: the run's count, or 1 for a reading that ignores the
+    /// seed (tie first).
+    pub runs: usize,
     pub tiers: Vec<TierRow>,
     pub overall: TierRow,
 }
@@ -167,6 +170,7 @@ pub fn reproduce_ilca(
                 preset: preset.name,
                 reading,
                 params,
+                runs: runs_here,
                 tiers: tier_rows,
                 overall: TierRow {
                     tier: "overall".into(),
@@ -213,8 +217,16 @@ impl IlcaReproduction {
         for s in &self.settings {
             let _ = writeln!(
                 out,
-                "{} (preset {}), reading {}: {} runs per puzzle, {} steps",
-                s.table, s.preset, s.reading, self.runs, s.params.steps
+                "{} (preset {}), reading {}: {} per puzzle, {} steps",
+                s.table,
+                s.preset,
+                s.reading,
+                if s.runs == 1 {
+                    "1 run".to_string()
+                } else {
+                    format!("{} runs", s.runs)
+                },
+                s.params.steps
             );
             let _ = writeln!(
                 out,
@@ -260,7 +272,13 @@ impl IlcaReproduction {
             let cells: Vec<String> = Self::rows(s)
                 .map(|r| format!("{:.1}% ({})", r.measured.solved_pct, interval(&r.measured)))
                 .collect();
-            let _ = writeln!(out, "| {} | {} |", s.reading, cells.join(" | "));
+            // A reading run once per puzzle (it ignores the seed) says so beside its name.
+            let once = if s.runs != self.runs {
+                " (1 run: deterministic)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "| {}{once} | {} |", s.reading, cells.join(" | "));
         }
         let _ = writeln!(
             out,
