@@ -127,8 +127,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         );
     }
     outln!(
-        "gpu/cpu instance-steps/s ratio: {:.1}x (cpu: {} threads)",
-        g.steps_per_s() / c.steps_per_s(),
+        "gpu/cpu instance-steps/s ratio: {}x (cpu: {} threads)",
+        fmt_ratio(g.steps_per_s() / c.steps_per_s()),
         rayon::current_num_threads()
     );
     if mismatches != 0 {
@@ -143,4 +143,26 @@ pub fn run(a: Args) -> Result<ExitCode> {
         c_res.len()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// A speed ratio with three significant digits (0.0123x on a software GPU, 31.4x on an H100).
+fn fmt_ratio(r: f64) -> String {
+    if r >= 100.0 || r == 0.0 || !r.is_finite() {
+        format!("{r:.0}")
+    } else {
+        let digits = (2 - r.abs().log10().floor() as i32).max(0) as usize;
+        format!("{r:.digits$}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ratios_keep_three_digits() {
+        let f = super::fmt_ratio;
+        assert_eq!(
+            (f(0.01234), f(5.2), f(31.44), f(250.4)),
+            ("0.0123".into(), "5.20".into(), "31.4".into(), "250".into())
+        );
+    }
 }

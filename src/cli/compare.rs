@@ -30,7 +30,8 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Puzzle files (one puzzle per line, or n lines of integers).
+    /// Puzzle files, in any format `batch` reads (one puzzle per line, integer rows, blocks,
+    /// CSV, gzip); `-` reads standard input.
     #[arg(required = true)]
     pub files: Vec<String>,
     /// Comma-separated algorithms: backtrack, mrv, exact (the project's exact solver), astar,
@@ -320,9 +321,7 @@ fn parse_algos(
             // Validates the name (and GA combination) now, before any work.
             if name != "astar-weighted" {
                 if let Err(e) = baselines::by_name(name, &[]) {
-                    bail!(
-                        "--algos: {e}, acs-q0-Q, ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv"
-                    );
+                    bail!("--algos: {e}; and ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv");
                 }
             }
             Algo::Baseline(name.into())

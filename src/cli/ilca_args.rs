@@ -48,7 +48,7 @@ pub struct IlcaFixedArgs {
     #[arg(long)]
     pub restart: Option<u32>,
     /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1)
-    /// [default: the preset's; 0.001 but for `pruned` and `pruned-logic`].
+    /// [default: the preset's; 0.001, 1e-6 for `pruned` and `pruned-logic`].
     #[arg(long, allow_hyphen_values = true)]
     pub penalty_floor: Option<f64>,
     /// Which neighbours' degrees a conflicted cell must beat to be rewarded [default: sharing].

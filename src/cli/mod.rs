@@ -63,7 +63,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run ILCA on puzzle files (several runs each) and report solved %, steps and speed.
+    /// Run ILCA (or RFSS with --algo rfss) on puzzle files, several runs each, and report
+    /// solved %, steps and speed.
     Batch(batch::Args),
     /// Show one ILCA run step by step (grids, conflicts, rewards, penalties, probabilities).
     Trace(trace::Args),
@@ -79,7 +80,7 @@ pub enum Command {
     /// Run RFSS (resource-defined fitness sharing, Horn 2017) on every puzzle of a file.
     Rfss(rfss::Args),
     /// Compare the classic baselines, ILCA and RFSS (CPU) on the same puzzle files:
-    /// solved %, wall time per puzzle and iterations per algorithm and file.
+    /// solved %, wall time per attempt and iterations per algorithm and file.
     Compare(compare::Args),
     /// Solve every puzzle of a file exactly (constraint propagation + MRV); reports puzzles
     /// with no or several solutions by line.

@@ -199,7 +199,18 @@ fn paths_in(dir: &str, names: &[&str]) -> Vec<String> {
 fn read_all(paths: &[String]) -> Result<Vec<PuzzleFile>> {
     paths
         .iter()
-        .map(|p| read_puzzles(p, None).map_err(anyhow::Error::from))
+        .map(|p| {
+            read_puzzles(p, None).map_err(|e| {
+                if std::path::Path::new(p).exists() {
+                    anyhow::Error::from(e)
+                } else {
+                    anyhow::anyhow!(
+                        "{e}; `reproduce` reads the shipped puzzles: run it from the repository's \
+                         root, or give their folder with --puzzles DIR"
+                    )
+                }
+            })
+        })
         .collect()
 }
 

@@ -145,16 +145,20 @@ pub fn read_inputs(files: &[String], input: &InputArgs) -> Result<Vec<Input>> {
     Ok(inputs)
 }
 
-pub fn run(mut a: Args) -> Result<ExitCode> {
+pub fn run(a: Args) -> Result<ExitCode> {
     let started = std::time::SystemTime::now();
     ensure!(a.runs >= 1, "--runs must be at least 1");
-    if a.base().ignores_seed() && a.runs > 1 {
+    // The runs per puzzle this sweep makes (its journal keeps the --runs asked for, so that a
+    // resume of the same command matches).
+    let runs = if a.base().ignores_seed() && a.runs > 1 {
         errln!(
             "note: --tie first ignores the seed (ILCA draws only to break ties): every run of a \
              puzzle would be the same run, so each puzzle runs once"
         );
-        a.runs = 1;
-    }
+        1
+    } else {
+        a.runs
+    };
     ensure!(
         a.d_bin.is_finite() && a.d_bin > 0.0 && a.d_bin <= 1.0,
         "--d-bin must be in (0, 1], got {}",
@@ -187,7 +191,7 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
     let inputs = read_inputs(&a.files, &a.input)?;
 
     // This process's settings: all, or its shard's (each setting costs instances × steps).
-    let per_setting = inputs.iter().map(|i| i.puzzles.len()).sum::<usize>() * a.runs;
+    let per_setting = inputs.iter().map(|i| i.puzzles.len()).sum::<usize>() * runs;
     let groups: Vec<(usize, u64)> = plan
         .runs
         .iter()
@@ -225,7 +229,7 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
     let sw = Sweep {
         plan: &plan,
         inputs: &inputs,
-        runs: a.runs,
+        runs,
         d_bin: a.d_bin,
     };
     // The settings the journal holds (the interrupted run's, in the order they were written)
@@ -280,7 +284,7 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
         (target / per_setting.max(1)).max(1)
     };
     errln!(
-        "sweep of {}: {} settings ({} to run) x {} instances, {} per engine call",
+        "sweep of {}: {} settings ({} to run) x {} instances, {} settings per engine call",
         plan.swept(),
         plan.runs.len(),
         todo.len(),
@@ -342,7 +346,7 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
                 "base": a.base(),
                 "axes": plan.axes,
                 "settings": plan.runs.len(),
-                "runs": a.runs,
+                "runs": runs,
                 "d_bin": a.d_bin,
             },
             "inputs": inputs.iter().zip(&a.files)
@@ -386,7 +390,11 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
                 Some(b) if b.solved_pct() >= r.solved_pct() => Some(b),
                 _ => Some(r),
             });
-        if let Some(b) = best {
+        if best.is_some_and(|b| b.solved_pct() == 0.0) {
+            say(&format!(
+                "best {l:<10}   none: no setting solved a puzzle\n"
+            ));
+        } else if let Some(b) = best {
             let at: Vec<String> = plan
                 .axes
                 .iter()
