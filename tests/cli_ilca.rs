@@ -456,3 +456,36 @@ fn a_sweep_with_tie_first_runs_each_puzzle_once() {
     }
     std::fs::remove_file(&csv).ok();
 }
+
+#[test]
+fn reports_keep_each_puzzles_extra_fields() {
+    // famous.txt names its puzzles (`name=ai-escargot`); pandas users group by those.
+    let (json, csv) = (tmp("extras.json"), tmp("extras.csv"));
+    let o = run(&[
+        "batch",
+        "puzzles/famous.txt",
+        "--runs",
+        "2",
+        "--steps",
+        "5",
+        "--backend",
+        "cpu",
+        "--json",
+        json.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["files"][0]["puzzles"][0]["extra"], "name=ai-escargot");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().ends_with(",extra"));
+    let first_two: Vec<&str> = lines.take(2).collect();
+    assert!(
+        first_two.iter().all(|l| l.ends_with(",name=ai-escargot")),
+        "{first_two:?}"
+    );
+    std::fs::remove_file(&json).ok();
+    std::fs::remove_file(&csv).ok();
+}

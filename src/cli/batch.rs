@@ -407,6 +407,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 Run::Ilca { params, .. } => params.ignores_seed(),
                 Run::Rfss(_) => true,
             },
+            extras: f
+                .puzzles
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !p.extra.is_empty())
+                .map(|(i, p)| (i, p.extra.clone()))
+                .collect(),
         };
         if files.is_empty() {
             bar.suspend(|| say(&table.header()));

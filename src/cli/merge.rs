@@ -257,9 +257,17 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
             lines[r.puzzle] = *line;
         }
         let f = &first["files"][fi];
+        // Each shard reports the extra fields of the puzzles it ran.
+        let extras = docs
+            .iter()
+            .filter_map(|d| d["files"][fi]["puzzles"].as_array())
+            .flatten()
+            .filter_map(|p| Some((p["puzzle"].as_u64()? as usize, p["extra"].as_str()?.into())))
+            .collect();
         files.push(FileResults {
             // RFSS, or ILCA with --tie first (IlcaParams::ignores_seed).
             ignores_seed: algorithm == "rfss" || first["params"]["tie"] == "first",
+            extras,
             ..FileResults::held(
                 f["path"].as_str().unwrap_or(&input.path).to_string(),
                 f["label"].as_str().unwrap_or_default().to_string(),

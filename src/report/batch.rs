@@ -62,6 +62,9 @@ pub struct FileResults {
     /// The algorithm ignores the seed (RFSS): a further run of a puzzle would repeat the first,
     /// so its summaries give no TTS99, which assumes independent runs.
     pub ignores_seed: bool,
+    /// Per puzzle (by index): the fields after the grid on its line (`d=…`, `name=…`, a CSV's
+    /// other columns), verbatim, for the reports; only puzzles that have some.
+    pub extras: BTreeMap<usize, String>,
 }
 
 /// Running totals of instances, enough for every summary and per-puzzle row without holding
@@ -325,6 +328,7 @@ impl FileResults {
             details,
             file_solutions,
             ignores_seed: false,
+            extras: BTreeMap::new(),
         }
     }
 
@@ -494,6 +498,9 @@ struct PuzzleJson {
     /// Solved runs whose grid is the file's solution (when the file gives one).
     #[serde(skip_serializing_if = "Option::is_none")]
     solved_as_file: Option<usize>,
+    /// The fields after the grid on the puzzle's line (`d=0.61`, `name=ai-escargot`), verbatim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extra: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -561,6 +568,7 @@ fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
                 tts99: tts99_of_counts(&p.solved, p.runs).filter(|_| !f.ignores_seed),
                 solved_as_file: file_solution.as_ref().map(|_| p.as_file),
                 file_solution,
+                extra: f.extras.get(&puzzle).cloned(),
             }
         })
         .collect()
@@ -720,7 +728,8 @@ pub fn csv_field(s: &str) -> String {
 
 /// Writes one CSV row per instance to `w`: file, label, puzzle (0-based), line, run, solved,
 /// steps, grid, then one column per parameter (the JSON's `params`, keys in alphabetical
-/// order), so that rows of different runs can be concatenated and grouped by setting.
+/// order), so that rows of different runs can be concatenated and grouped by setting, and last
+/// the puzzle's extra fields (`d=0.61`, `name=ai-escargot`; empty when it has none).
 pub fn write_instances_csv(
     info: &BatchInfo,
     files: &[FileResults],
@@ -746,6 +755,8 @@ pub fn write_instances_csv(
         head.push_str(",param_");
         head.push_str(k);
     }
+    // Last, so that the fixed columns and the parameters keep their places.
+    head.push_str(",extra");
     writeln!(w, "{head}")?;
     let values: String = params.iter().map(|(_, v)| format!(",{v}")).collect();
     for f in files {
@@ -753,13 +764,14 @@ pub fn write_instances_csv(
         f.records.for_each(&mut |r| {
             writeln!(
                 w,
-                "{path},{label},{},{},{},{},{},{}{values}",
+                "{path},{label},{},{},{},{},{},{}{values},{}",
                 r.puzzle,
                 f.lines[r.puzzle],
                 r.run,
                 r.solved,
                 r.steps,
-                csv_field(&r.grid)
+                csv_field(&r.grid),
+                csv_field(f.extras.get(&r.puzzle).map_or("", String::as_str))
             )
         })?;
     }
@@ -897,7 +909,10 @@ mod tests {
         // file, the file's own.
         assert!(all.tts99.is_none() && all.timing.tts99_s.is_none());
         assert!(f.summary().tts99.is_some());
-        assert_eq!(Summary::overall(std::slice::from_ref(&f)).tts99, f.summary().tts99);
+        assert_eq!(
+            Summary::overall(std::slice::from_ref(&f)).tts99,
+            f.summary().tts99
+        );
     }
 
     #[test]
