@@ -78,6 +78,8 @@ fn gpu_equals_cpu_with_the_enhancement() {
     assert_gpu_matches_cpu(&[grid(HARD), grid(CLASSIC)], &par);
     par.enhancement = Enhancement::Mrv;
     assert_gpu_matches_cpu(&[grid(HARD), puzzle(4, 5, 0.5)], &par);
+    par.enhancement = Enhancement::Logic;
+    assert_gpu_matches_cpu(&[grid(HARD), puzzle(4, 5, 0.5)], &par);
 }
 
 #[test]

@@ -218,3 +218,21 @@ fn an_entry_whose_preset_period_exceeds_the_budget_is_named() {
         "{err}"
     );
 }
+
+#[test]
+fn every_rfss_enhancement_is_an_entry() {
+    let v = classic_report(&[
+        "--algos",
+        "rfss-propagate,rfss-mrv,rfss-logic",
+        "--max-iterations",
+        "3000",
+        "--budget-ms",
+        "0",
+    ]);
+    for (i, e) in ["propagate", "mrv", "logic"].iter().enumerate() {
+        let name = format!("rfss-{e}");
+        assert_eq!(v["rows"][i]["algo"], name.as_str());
+        assert_eq!(v["rows"][i]["solved"], 1, "{name}");
+        assert_eq!(v["params"]["settings"][&name]["enhancement"], *e);
+    }
+}

@@ -64,6 +64,7 @@ const SHORTEN: &[Shorten] = &[
     ("README.md", "--max-generations 50000", "--max-generations 200", FEWER),
     ("README.md", "--stall-generations 300 ", "--stall-generations 300 --max-generations 200 ", FEWER),
     ("README.md", "--max-generations 1000000", "--max-generations 300", FEWER),
+    ("README.md", "--stall-generations 50 --max-generations 200000", "--stall-generations 50 --max-generations 200", FEWER),
     ("README.md", "--every 10000 --max-generations 750000", "--every 100 --max-generations 500", FEWER),
     ("README.md", "--sr 10:150:5 ", "--sr 10:150:140 ", COARSER),
     ("docs/BASELINES.md", "--what ga ", "--what ga --runs 1 --ga-generations 5 ", FEWER),

@@ -5,8 +5,8 @@
 //!
 //! Algorithm names: the baselines' (`backtrack`, `mrv`, `exact`, `astar…`, `ga…`, `sa`, `hc`, `acs…`),
 //! `ilca` (the `--preset` and ILCA options, Algorithm 1 by default), `ilca-PRESET` (a preset by
-//! name, e.g. `ilca-table6`, `ilca-improved`), `rfss` (plain), `rfss-propagate`, `rfss-mrv` (the
-//! labelled enhancements).
+//! name, e.g. `ilca-table6`, `ilca-improved`), `rfss` (plain), `rfss-propagate`, `rfss-mrv`,
+//! `rfss-logic` (the labelled enhancements).
 
 use super::args::InputArgs;
 use super::args::{choice, print_table, ReportArgs};
@@ -37,7 +37,7 @@ pub struct Args {
     /// Comma-separated algorithms: backtrack, mrv, exact (the project's exact solver), astar,
     /// astar-small, astar-big, astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, acs
     /// (ant colony system, Lloyd & Amos), acs-q0-Q (another greedy probability), ilca,
-    /// ilca-PRESET (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv.
+    /// ilca-PRESET (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv, rfss-logic.
     #[arg(long, default_value = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss")]
     pub algos: String,
     /// Attempts per puzzle (stochastic algorithms get a different seed per attempt; RFSS and
@@ -308,7 +308,9 @@ fn parse_algos(
         } else if let Some(e) = name.strip_prefix("rfss-") {
             let Some(enhancement) = Enhancement::from_name(e).filter(|e| *e != Enhancement::Off)
             else {
-                bail!("--algos: `{name}`: RFSS variants are rfss-propagate and rfss-mrv");
+                bail!(
+                    "--algos: `{name}`: RFSS variants are rfss-propagate, rfss-mrv and rfss-logic"
+                );
             };
             Algo::Rfss(
                 name.into(),
@@ -321,7 +323,10 @@ fn parse_algos(
             // Validates the name (and GA combination) now, before any work.
             if name != "astar-weighted" {
                 if let Err(e) = baselines::by_name(name, &[]) {
-                    bail!("--algos: {e}; and ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv");
+                    bail!(
+                        "--algos: {e}; and ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv, \
+                         rfss-logic"
+                    );
                 }
             }
             Algo::Baseline(name.into())

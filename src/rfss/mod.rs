@@ -56,6 +56,11 @@ crate::choice! {
         /// favourite holds the largest share of the cell's proportion; RFSS orders the numerals
         /// to try. A hybrid of RFSS with an MRV search; see `docs/RFSS.md`.
         Mrv = "mrv",
+        /// ENHANCEMENT (not in the paper): like `Mrv`, with logic beyond singles at every node
+        /// (locked candidates, naked and hidden subsets: the exact solver's strong
+        /// propagation, to a fixpoint with singles), so species that logic rules out are never
+        /// built and contradictions show before RFSS runs; see `docs/RFSS.md`.
+        Logic = "logic",
     }
 }
 

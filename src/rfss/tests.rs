@@ -12,6 +12,11 @@ use crate::puzzle::{parse_str, CLASSIC};
 pub(crate) const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
+/// The first puzzle of `puzzles/unique/hard.txt` (the rater's hard tier: its hardest step is an
+/// XY-wing, and pairs and locked candidates come before it).
+const RATED_HARD: &str =
+    "8.3...6..427.......9.78...3...6.7.5...9.....1.6..2...7..6.3.........2..9..8..1.4.";
+
 pub(crate) fn grid(s: &str) -> Grid {
     parse_str(s, None).unwrap().remove(0).grid
 }
@@ -315,6 +320,43 @@ fn mrv_enhancement_decides_on_the_smallest_cell_by_rfss_order() {
 }
 
 #[test]
+fn logic_enhancement_builds_fewer_species_and_solves() {
+    // A rated-hard puzzle (puzzles/unique/hard.txt, its first): singles leave candidates that
+    // locked candidates and subsets remove.
+    let g = grid(RATED_HARD);
+    let with = |e| {
+        let mut p = params(60_000, 10);
+        p.enhancement = e;
+        p.stall_generations = 50;
+        p
+    };
+    let (mrv, _) = super::enhance::prepare(&g, &with(Enhancement::Mrv)).unwrap();
+    let (logic, _) = super::enhance::prepare(&g, &with(Enhancement::Logic)).unwrap();
+    assert!(
+        logic.species.len() < mrv.species.len(),
+        "{} species with logic, {} with singles",
+        logic.species.len(),
+        mrv.species.len()
+    );
+    // Every species logic keeps is one singles keep too, and the solution's are all kept.
+    let solution = crate::exact::solve(&g).unwrap();
+    for s in &logic.species {
+        assert!(mrv.species.contains(s), "{s:?}");
+    }
+    for &cell in &logic.blank {
+        let numeral = solution.get(cell as usize);
+        assert!(logic.species.contains(&Species { cell, numeral }));
+    }
+    for g in [g, grid(HARD)] {
+        let o = run_cpu(std::slice::from_ref(&g), &with(Enhancement::Logic))
+            .unwrap()
+            .remove(0);
+        assert!(o.solved(), "{o:?}");
+        assert!(grid(&o.grid).is_solution_of(&g));
+    }
+}
+
+#[test]
 fn enhancement_proves_a_puzzle_without_solution_unsolvable() {
     // Consistent clues, every cell has a candidate, yet no solution: two cells of row 1 can
     // only hold 9 (the other row-1 numerals are blocked by their columns).
@@ -328,7 +370,7 @@ fn enhancement_proves_a_puzzle_without_solution_unsolvable() {
     cells[8 * 9 + 8] = 8;
     let g = Grid::from_cells(3, cells).unwrap();
     assert!(g.is_consistent());
-    for e in [Enhancement::Propagate, Enhancement::Mrv] {
+    for e in [Enhancement::Propagate, Enhancement::Mrv, Enhancement::Logic] {
         let mut p = params(10_000, 5);
         p.enhancement = e;
         let o = run_cpu(std::slice::from_ref(&g), &p).unwrap().remove(0);
