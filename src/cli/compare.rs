@@ -372,13 +372,13 @@ pub fn row(file: &str, algo: &str, unit: &str, runs: usize, attempts: &[AttemptO
     let repeats = ignores_seed(algo);
     let (trials, successes) = if repeats {
         let (mut trials, mut successes) = (0, 0);
-        for runs in r.chunk_by(|x, y| x.puzzle == y.puzzle) {
-            if runs.iter().all(|x| x.solved == runs[0].solved) {
+        for puzzle in r.chunk_by(|x, y| x.puzzle == y.puzzle) {
+            if puzzle.iter().all(|x| x.solved == puzzle[0].solved) {
                 trials += 1;
-                successes += usize::from(runs[0].solved);
+                successes += usize::from(puzzle[0].solved);
             } else {
-                trials += runs.len();
-                successes += runs.iter().filter(|x| x.solved).count();
+                trials += puzzle.len();
+                successes += puzzle.iter().filter(|x| x.solved).count();
             }
         }
         (trials, successes)
