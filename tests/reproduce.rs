@@ -22,6 +22,12 @@ fn reproduce_table_2_equals_the_matching_batch() {
     let v: Value = serde_json::from_str(&ok(&out)).unwrap();
     assert_eq!(v["tool"], "gpu-sudoku");
     assert_eq!(v["runs"], 2);
+    // Every file read, hashed, as batch and compare record them.
+    let inputs = v["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 4);
+    assert_eq!(inputs[3]["path"], "puzzles/evil.txt");
+    assert_eq!(inputs[3]["puzzles"], 100);
+    assert!(inputs[3]["hash"].as_str().is_some_and(|h| !h.is_empty()));
     let settings = v["settings"].as_array().unwrap();
     assert_eq!(settings.len(), 1, "one table, the default reading");
     let s = &settings[0];

@@ -9,7 +9,7 @@ use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::Preset;
 use gpu_sudoku::ilca::{Compare, ResetCheck, TieBreak};
 use gpu_sudoku::puzzle::{read_puzzles, Grid, PuzzleFile};
-use gpu_sudoku::report::batch::Header;
+use gpu_sudoku::report::batch::{Header, InputInfo};
 use gpu_sudoku::reproduce::baselines::{INFO_H410, PYUZZLE_GA, PYUZZLE_GENERATIONS, PYUZZLE_RUNS};
 use gpu_sudoku::reproduce::rfss::HORN_2017;
 use gpu_sudoku::reproduce::{self, BaselinesReproduction, Reading, RfssReproduction};
@@ -139,6 +139,8 @@ struct Report<'a, T: Serialize> {
     adapter: Option<String>,
     /// The folder the inputs were read from.
     puzzles: &'a str,
+    /// Every file read, with its puzzle count and content hash.
+    inputs: Vec<InputInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seed: Option<u64>,
     #[serde(flatten)]
@@ -150,6 +152,7 @@ impl<'a, T: Serialize> Report<'a, T> {
         backend: &'static str,
         adapter: Option<String>,
         puzzles: &'a str,
+        inputs: Vec<InputInfo>,
         seed: Option<u64>,
         reproduction: &'a T,
     ) -> Self {
@@ -158,6 +161,7 @@ impl<'a, T: Serialize> Report<'a, T> {
             backend,
             adapter,
             puzzles,
+            inputs,
             seed,
             reproduction,
         }
@@ -271,7 +275,9 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
     };
     let tier_files = paths_in(&a.puzzles, &TIERS);
     let outputs = a.outputs.check(&tier_files)?;
-    let tiers: Vec<(String, Vec<Grid>)> = read_all(&tier_files)?
+    let files = read_all(&tier_files)?;
+    let inputs: Vec<InputInfo> = files.iter().map(InputInfo::of_file).collect();
+    let tiers: Vec<(String, Vec<Grid>)> = files
         .into_iter()
         .zip(TIERS)
         .map(|(f, name)| (name.into(), f.puzzles.into_iter().map(|p| p.grid).collect()))
@@ -295,6 +301,7 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
         device.name(),
         device.adapter(),
         &a.puzzles,
+        inputs,
         Some(a.seed),
         &result,
     )
@@ -329,6 +336,11 @@ fn rfss(a: RfssArgs) -> Result<ExitCode> {
         .iter()
         .map(|(name, paths)| Ok((name.to_string(), read_all(paths)?)))
         .collect::<Result<_>>()?;
+    let inputs: Vec<InputInfo> = horn_files
+        .iter()
+        .chain(tier_sets.iter().flat_map(|s| &s.1))
+        .map(InputInfo::of_file)
+        .collect();
     let device = a.device.open()?;
     let count = |files: &[PuzzleFile]| files.iter().map(|f| f.puzzles.len()).sum::<usize>();
     // Each tier file runs twice: plain and enhanced.
@@ -352,11 +364,15 @@ fn rfss(a: RfssArgs) -> Result<ExitCode> {
             .transpose()?,
     };
     bar.finish_and_clear();
-    Report::new(device.name(), device.adapter(), &a.puzzles, None, &result).finish(
-        &outputs,
-        &result.text(),
-        &|| result.markdown(),
+    Report::new(
+        device.name(),
+        device.adapter(),
+        &a.puzzles,
+        inputs,
+        None,
+        &result,
     )
+    .finish(&outputs, &result.text(), &|| result.markdown())
 }
 
 fn baselines(a: BaselinesArgs) -> Result<ExitCode> {
@@ -401,9 +417,14 @@ fn baselines(a: BaselinesArgs) -> Result<ExitCode> {
             .transpose()?,
     };
     bar.finish_and_clear();
-    Report::new("cpu", None, &a.puzzles, ga.then_some(a.seed), &result).finish(
-        &outputs,
-        &result.text(),
-        &|| result.markdown(),
+    let inputs = files.iter().map(InputInfo::of_file).collect();
+    Report::new(
+        "cpu",
+        None,
+        &a.puzzles,
+        inputs,
+        ga.then_some(a.seed),
+        &result,
     )
+    .finish(&outputs, &result.text(), &|| result.markdown())
 }
