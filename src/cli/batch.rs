@@ -161,14 +161,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Algo::Ilca => {
             a.rfss.refuse_for("ilca")?;
             let params = a.ilca.params()?;
-            let mut runs = a.runs.unwrap_or(DEFAULT_RUNS) as usize;
-            if params.ignores_seed() && runs > 1 {
-                errln!(
-                    "note: --tie first ignores the seed (ILCA draws only to break ties): every \
-                     run of a puzzle would be the same run, so each puzzle runs once"
-                );
-                runs = 1;
-            }
+            let runs =
+                super::ilca_args::runs_per_puzzle(&params, a.runs.unwrap_or(DEFAULT_RUNS) as usize);
             Run::Ilca {
                 preset: a.ilca.preset_name(&params),
                 params,

@@ -149,6 +149,20 @@ impl IlcaArgs {
     }
 }
 
+/// The runs per puzzle a command makes of `asked`: one, with a note, for a setting that
+/// ignores the seed (tie first), whose further runs would repeat the first.
+pub fn runs_per_puzzle(params: &IlcaParams, asked: usize) -> usize {
+    if params.ignores_seed() && asked > 1 {
+        errln!(
+            "note: --tie first ignores the seed (ILCA draws only to break ties): every run of a \
+             puzzle would be the same run, so each puzzle runs once"
+        );
+        1
+    } else {
+        asked
+    }
+}
+
 /// One line with the preset (if any) and every effective value, in the flags' spelling.
 pub fn describe(params: &IlcaParams, preset: Option<&str>) -> String {
     format!(

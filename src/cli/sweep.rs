@@ -150,15 +150,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     ensure!(a.runs >= 1, "--runs must be at least 1");
     // The runs per puzzle this sweep makes (its journal keeps the --runs asked for, so that a
     // resume of the same command matches).
-    let runs = if a.base().ignores_seed() && a.runs > 1 {
-        errln!(
-            "note: --tie first ignores the seed (ILCA draws only to break ties): every run of a \
-             puzzle would be the same run, so each puzzle runs once"
-        );
-        1
-    } else {
-        a.runs
-    };
+    let runs = super::ilca_args::runs_per_puzzle(&a.base(), a.runs);
     ensure!(
         a.d_bin.is_finite() && a.d_bin > 0.0 && a.d_bin <= 1.0,
         "--d-bin must be in (0, 1], got {}",
