@@ -153,6 +153,14 @@ fn rate_prints_a_table_and_json() {
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["tool"], "gpu-sudoku");
+    // The file read is `inputs`, a list of {path, puzzles, hash} as in batch, compare and
+    // reproduce (not a lone `input` object).
+    assert!(v.get("input").is_none(), "{v}");
+    let inputs = v["inputs"].as_array().expect("inputs is a list");
+    assert_eq!(inputs.len(), 1);
+    assert_eq!(inputs[0]["path"], file.to_str().unwrap());
+    assert_eq!(inputs[0]["puzzles"], 2);
+    assert_eq!(inputs[0]["hash"].as_str().unwrap().len(), 16, "{v}");
     let v = &v["puzzles"];
     assert_eq!(v[0]["solutions"], 1);
     assert_eq!(v[0]["tier"], "easy");

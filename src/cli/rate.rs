@@ -52,12 +52,13 @@ pub struct Row {
     pub uses: BTreeMap<String, u32>,
 }
 
-/// The JSON report: the tool, the command and the input, then one object per puzzle.
+/// The JSON report: the tool, the command and the inputs (a list of one, named and shaped as
+/// in `batch`, `compare` and `reproduce`), then one object per puzzle.
 #[derive(Serialize)]
 struct Report<'a> {
     #[serde(flatten)]
     header: Header,
-    input: InputInfo,
+    inputs: [InputInfo; 1],
     puzzles: &'a [Row],
 }
 
@@ -139,7 +140,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         || {
             let report = Report {
                 header: Header::new(std::env::args().collect()),
-                input: InputInfo::of_file(&file),
+                inputs: [InputInfo::of_file(&file)],
                 puzzles: &rows,
             };
             Ok(serde_json::to_string_pretty(&report)? + "\n")

@@ -9,7 +9,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Version of the JSON reports' layout; it changes when a field changes meaning or goes.
-pub const SCHEMA: u32 = 2;
+/// 3: `rate` names the file it read `inputs`, a list of [`InputInfo`] as every other report
+/// does (2 had a single object `input`).
+pub const SCHEMA: u32 = 3;
 
 /// The fields every JSON report opens with: which tool and version wrote it, its schema, and
 /// the command line that made it (so the run can be repeated).
