@@ -95,16 +95,17 @@ impl RecordBytes {
 }
 
 impl RecordBytes {
-    /// A compare attempt's record in each place, with `labels` bytes of file label and
-    /// algorithm name, written in chunks of `chunk` attempts (measured at about 110, 181 and
-    /// 34 bytes besides the labels, up to 168 in the journal with chunks of one attempt; the
-    /// numbers leave room for long counts and times).
+    /// A compare attempt's record in each place, with `labels` bytes of file label, file path
+    /// and algorithm name, written in chunks of `chunk` attempts (measured at about 136, 220
+    /// and 44 bytes besides the labels, up to 194 in the journal with chunks of one attempt;
+    /// the numbers leave room for long counts and times). The CSV's parameter columns come on
+    /// top (their width depends on the entries).
     pub fn per_attempt(labels: usize, chunk: u32) -> RecordBytes {
         let labels = labels as u64;
         RecordBytes {
-            journal: 145 + labels + 64 / chunk.max(1) as u64,
-            json: 220 + labels,
-            csv: 60 + labels,
+            journal: 175 + labels + 64 / chunk.max(1) as u64,
+            json: 260 + labels,
+            csv: 70 + labels,
         }
     }
 }
@@ -185,8 +186,8 @@ mod tests {
         assert_eq!((r.journal, r.json, r.csv), (141, 241, 177));
         assert_eq!(RecordBytes::per_instance(81, true).json, 241 + 571);
         // A compare attempt: chunks of one attempt carry their wrapper each.
-        assert_eq!(RecordBytes::per_attempt(10, 1).journal, 145 + 10 + 64);
-        assert_eq!(RecordBytes::per_attempt(10, 1024).journal, 155);
+        assert_eq!(RecordBytes::per_attempt(10, 1).journal, 175 + 10 + 64);
+        assert_eq!(RecordBytes::per_attempt(10, 1024).journal, 185);
         let here = std::path::Path::new(".");
         check_disk(1_000, 500, Some((1_000_000, here)), "x").unwrap();
         let e = check_disk(

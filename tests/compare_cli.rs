@@ -15,7 +15,8 @@ fn dir() -> std::path::PathBuf {
 fn compare_writes_json_and_csv() {
     let d = dir();
     let puzzles = d.join("classic.txt");
-    std::fs::write(&puzzles, format!("{CLASSIC}\n")).unwrap();
+    // A header and a blank line: the puzzle is on line 4, not puzzle index + 1.
+    std::fs::write(&puzzles, format!("# the paper's Fig. 3\n#\n\n{CLASSIC}\n")).unwrap();
     let (json, csv) = (d.join("out.json"), d.join("out.csv"));
     let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
         .args(["compare", puzzles.to_str().unwrap()])
@@ -59,8 +60,79 @@ fn compare_writes_json_and_csv() {
     // One CSV row (and one JSON record) per attempt: 8 algorithms × 1 puzzle × 2 runs.
     let text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(text.lines().count(), 1 + 16);
-    assert!(text.starts_with("algo,file,puzzle,run,solved,iterations,unit,seconds\n"));
     assert_eq!(v["attempts"].as_array().unwrap().len(), 16);
+    // The first eight columns as before, then the puzzle's file and line (the key to join
+    // with batch's or rate's CSV) and every entry's parameters as in batch's CSV: `param_…`,
+    // empty in the rows of an entry without that parameter.
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    assert_eq!(
+        head[..10],
+        [
+            "algo",
+            "file",
+            "puzzle",
+            "run",
+            "solved",
+            "iterations",
+            "unit",
+            "seconds",
+            "path",
+            "line"
+        ]
+    );
+    let params = &head[10..];
+    assert!(params.iter().all(|c| c.starts_with("param_")), "{head:?}");
+    assert!(
+        params.windows(2).all(|w| w[0] < w[1]),
+        "sorted, once each: {head:?}"
+    );
+    for name in [
+        "param_budget_ms",
+        "param_steps",
+        "param_lr",
+        "param_max_generations",
+        "param_seed",
+    ] {
+        assert!(params.contains(&name), "{name} in {head:?}");
+    }
+    let cell = |row: &str, column: &str| -> String {
+        let i = head.iter().position(|c| *c == column).unwrap();
+        row.split(',').nth(i).unwrap().to_string()
+    };
+    let path = puzzles.to_str().unwrap();
+    let row_of = |algo: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{algo},")))
+            .unwrap()
+            .to_string()
+    };
+    for row in text.lines().skip(1) {
+        assert_eq!(row.split(',').count(), head.len(), "{row}");
+        assert_eq!(
+            (cell(row, "path"), cell(row, "line")),
+            (path.into(), "4".into()),
+            "{row}"
+        );
+    }
+    let (mrv, ilca, rfss) = (row_of("mrv"), row_of("ilca"), row_of("rfss"));
+    // A baseline: the run's budget, iteration limit and seed; no ILCA or RFSS parameter.
+    assert_eq!(cell(&mrv, "param_budget_ms"), "2000");
+    assert_eq!(cell(&mrv, "param_max_iterations"), "300");
+    assert_eq!(cell(&mrv, "param_seed"), "0");
+    assert_eq!(cell(&mrv, "param_lr"), "");
+    // ILCA and RFSS: their settings, as in the JSON's params.settings.
+    assert_eq!(cell(&ilca, "param_steps"), "300");
+    assert_eq!(cell(&ilca, "param_tie"), "random");
+    assert_eq!(cell(&ilca, "param_budget_ms"), "");
+    assert_eq!(cell(&ilca, "param_max_generations"), "");
+    assert_eq!(cell(&rfss, "param_max_generations"), "300");
+    assert_eq!(cell(&rfss, "param_seed"), "");
+    // The JSON's attempts carry the same path and line.
+    let a = &v["attempts"][0];
+    assert_eq!(
+        (a["path"].as_str(), a["line"].as_u64()),
+        (Some(path), Some(4))
+    );
     assert_eq!(v["tool"], "gpu-sudoku");
     assert!(v["command"].is_array() && v["schema"].is_number());
     assert_eq!(v["params"]["settings"]["ilca"]["steps"], 300);

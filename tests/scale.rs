@@ -416,6 +416,24 @@ fn a_killed_compare_resumes_to_the_same_report() {
     assert!(!report.exists(), "killed before the report");
     let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert!((12..20).contains(&done), "{done} chunks in the journal");
+    // The same journal as written before records held their path and line (a header without
+    // the schema): refused, naming the schema, not read as cut lines and run again.
+    let old = d.join("old.json");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let mut head: serde_json::Value = serde_json::from_str(head).unwrap();
+    assert!(head["schema"].is_number(), "{head}");
+    head.as_object_mut().unwrap().remove("schema");
+    std::fs::write(d.join("old.json.partial.jsonl"), format!("{head}\n{rest}")).unwrap();
+    let e = fails(&run(&[
+        &args[..],
+        &["--json", old.to_str().unwrap(), "--resume"],
+    ]
+    .concat()));
+    assert!(
+        e.contains("written by another run") && e.contains("`schema`"),
+        "{e}"
+    );
     let out = run(&[
         &args[..],
         &["--json", report.to_str().unwrap()],

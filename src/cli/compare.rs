@@ -111,8 +111,14 @@ pub struct Row {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AttemptRecord {
     pub algo: String,
+    /// The file's label (its name without folder and extension), as in the rows.
     pub file: String,
+    /// The file as given (its `inputs` entry's `path`), with `line` the key that joins an
+    /// attempt to the puzzle's other records (`batch`'s CSV names the same pair `file`, `line`).
+    pub path: String,
     pub puzzle: usize,
+    /// The puzzle's line in its file (1-based; a grid's first line for block layouts).
+    pub line: usize,
     pub run: usize,
     pub solved: bool,
     pub iterations: u64,
@@ -256,6 +262,57 @@ pub struct Params {
     pub max_iterations: Option<u64>,
     /// The parameters of each ILCA and RFSS entry of `algos`, by name.
     pub settings: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl Params {
+    /// The parameters entry `algo` ran with, by name: an ILCA or RFSS entry's `settings`; for
+    /// a baseline the run's `budget_ms`, `max_iterations` and `seed` (its limits and seed).
+    pub fn of_entry(&self, algo: &str) -> serde_json::Map<String, serde_json::Value> {
+        match self.settings.get(algo) {
+            Some(serde_json::Value::Object(m)) => m.clone(),
+            Some(_) => serde_json::Map::new(),
+            None => serde_json::json!({
+                "budget_ms": self.budget_ms,
+                "max_iterations": self.max_iterations,
+                "seed": self.seed,
+            })
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        }
+    }
+
+    /// The CSV's parameter columns: every parameter of any entry, by name in alphabetical
+    /// order (written `param_NAME`, as in `batch`'s CSV), and per entry its values in those
+    /// columns, each already `,`-prefixed and CSV-quoted (empty where the entry has no such
+    /// parameter, or it is unset).
+    pub fn csv_columns(&self) -> (Vec<String>, std::collections::BTreeMap<String, String>) {
+        let entries: Vec<(&String, serde_json::Map<String, serde_json::Value>)> = self
+            .algos
+            .iter()
+            .map(|algo| (algo, self.of_entry(algo)))
+            .collect();
+        let names: std::collections::BTreeSet<&String> =
+            entries.iter().flat_map(|(_, m)| m.keys()).collect();
+        let values = entries
+            .iter()
+            .map(|(algo, m)| {
+                let cells: String = names
+                    .iter()
+                    .map(|name| {
+                        let v = match m.get(name.as_str()) {
+                            None | Some(serde_json::Value::Null) => String::new(),
+                            Some(serde_json::Value::String(s)) => s.clone(),
+                            Some(other) => other.to_string(),
+                        };
+                        format!(",{}", csv_field(&v))
+                    })
+                    .collect();
+                (algo.to_string(), cells)
+            })
+            .collect();
+        (names.into_iter().cloned().collect(), values)
+    }
 }
 
 /// (solved, iterations, wall time) of one attempt.
@@ -490,20 +547,35 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "use fewer --runs, algorithms or puzzles",
     )?;
     // A chunk's records are held whole while it runs and is written (its records, its journal
-    // line and the reading back: about 400 bytes per attempt with 9x9 labels, measured).
-    let label_bytes = files.iter().map(|f| f.label().len()).max().unwrap_or(0)
+    // line and the reading back: about 400 bytes per attempt with 9x9 labels, measured before
+    // records held their path and line; 40 more for those).
+    let label_bytes = files
+        .iter()
+        .map(|f| f.label().len() + f.path.len())
+        .max()
+        .unwrap_or(0)
         + algos.iter().map(|x| x.name().len()).max().unwrap_or(0);
     let largest_group = files.iter().map(|f| f.puzzles.len()).max().unwrap_or(0) * runs;
     gpu_sudoku::limits::check_memory(
         (a.chunk as u64).min(largest_group as u64),
-        400 + 2 * label_bytes as u64,
+        440 + 2 * label_bytes as u64,
         "a chunk of records in flight",
         gpu_sudoku::limits::available_memory(),
         "use a smaller --chunk",
     )?;
+    let params = params_of(&a, &algos, runs)?;
+    let mut record_bytes = gpu_sudoku::limits::RecordBytes::per_attempt(label_bytes, a.chunk);
+    // A CSV row also holds its entry's parameter columns.
+    record_bytes.csv += params
+        .csv_columns()
+        .1
+        .values()
+        .map(String::len)
+        .max()
+        .unwrap_or(0) as u64;
     a.reports.check_disk(
         total as u64,
-        gpu_sudoku::limits::RecordBytes::per_attempt(label_bytes, a.chunk),
+        record_bytes,
         "use fewer --runs, algorithms or puzzles, or split the run with --shard K/N",
     )?;
     // Work items: per file, per algorithm, its puzzle × run attempts (cost: cells × budget).
@@ -517,11 +589,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let ranges = shard::ranges(&groups, a.shard, "attempts (puzzles × runs × algorithms)")?;
     let input_infos: Vec<InputInfo> = files.iter().map(InputInfo::of_file).collect();
-    let params = params_of(&a, &algos, runs)?;
     let chunk = a.chunk as usize;
+    // The schema tells a journal of older records (no `path`, `line`) from this run's.
     let header = serde_json::json!({
         "tool": "gpu-sudoku",
         "version": env!("CARGO_PKG_VERSION"),
+        "schema": SCHEMA,
         "params": params,
         "inputs": input_infos,
         "shard": a.shard,
@@ -544,6 +617,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
     for (fi, file) in files.iter().enumerate() {
         let grids: Vec<Grid> = file.puzzles.iter().map(|p| p.grid.clone()).collect();
         let label = file.label();
+        let lines: Vec<usize> = file.puzzles.iter().map(|p| p.line).collect();
+        let on_file = OnFile {
+            label: &label,
+            path: &file.path,
+            lines: &lines,
+        };
         for (ai, algo) in algos.iter().enumerate() {
             let group = fi * algos.len() + ai;
             let mut outcomes = Vec::with_capacity(ranges[group].len());
@@ -564,7 +643,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                             records: run_attempts(
                                 algo,
                                 &grids,
-                                &label,
+                                &on_file,
                                 runs,
                                 start..end,
                                 a.seed,
@@ -612,7 +691,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the JSON and CSV reports asked for, reading the attempts as they go out.
+/// The CSV's first columns (`param_…` columns follow, one per parameter of any entry).
+pub const CSV_HEAD: &str = "algo,file,puzzle,run,solved,iterations,unit,seconds,path,line";
+
+/// Writes the JSON and CSV reports asked for, reading the attempts as they go out: the CSV has
+/// one row per attempt, [`CSV_HEAD`] then every entry parameter as `param_NAME` (empty in the
+/// rows of an entry without it).
 pub fn write_reports<A: Attempts>(reports: &ReportArgs, report: &Report<A>) -> Result<()> {
     reports.write_streamed(
         |w| {
@@ -620,11 +704,21 @@ pub fn write_reports<A: Attempts>(reports: &ReportArgs, report: &Report<A>) -> R
             w.write_all(b"\n")
         },
         |w| {
-            writeln!(w, "algo,file,puzzle,run,solved,iterations,unit,seconds")?;
+            // The first eight columns as they always were, then the puzzle's file and line (to
+            // join with other reports of the same puzzles) and each entry's parameters.
+            let (names, values) = report.params.csv_columns();
+            let mut head = String::from(CSV_HEAD);
+            for name in &names {
+                head.push_str(",param_");
+                head.push_str(name);
+            }
+            writeln!(w, "{head}")?;
+            // An entry missing from `params` (a report edited by hand): its columns empty.
+            let blank = ",".repeat(names.len());
             report.attempts.each(&mut |r| {
                 writeln!(
                     w,
-                    "{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{},{}{}",
                     csv_field(&r.algo),
                     csv_field(&r.file),
                     r.puzzle,
@@ -632,7 +726,10 @@ pub fn write_reports<A: Attempts>(reports: &ReportArgs, report: &Report<A>) -> R
                     r.solved,
                     r.iterations,
                     r.unit,
-                    r.seconds
+                    r.seconds,
+                    csv_field(&r.path),
+                    r.line,
+                    values.get(&r.algo).unwrap_or(&blank)
                 )
             })
         },
@@ -662,13 +759,20 @@ fn params_of(a: &Args, algos: &[Algo], runs: usize) -> Result<Params> {
     })
 }
 
+/// The file a group of attempts is on: its label, its path as given and each puzzle's line.
+struct OnFile<'a> {
+    label: &'a str,
+    path: &'a str,
+    lines: &'a [usize],
+}
+
 /// Attempts `items` of `algo` on `grids` (item i: puzzle i / runs, run i % runs), each timed
 /// alone.
 #[allow(clippy::too_many_arguments)]
 fn run_attempts(
     algo: &Algo,
     grids: &[Grid],
-    file: &str,
+    file: &OnFile,
     runs: usize,
     items: std::ops::Range<usize>,
     seed: u64,
@@ -735,8 +839,10 @@ fn run_attempts(
         .zip(outcomes)
         .map(|(i, o)| AttemptRecord {
             algo: algo.name().into(),
-            file: file.into(),
+            file: file.label.into(),
+            path: file.path.into(),
             puzzle: i / runs,
+            line: file.lines[i / runs],
             run: i % runs,
             solved: o.0,
             iterations: o.1,
