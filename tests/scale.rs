@@ -82,6 +82,27 @@ fn sharded_equals_whole(name: &str, args: &[&str]) {
     margs.extend(["--json", merged.to_str().unwrap()]);
     ok(&run(&margs));
     let (mut a, mut b) = (json(&whole), json(&merged));
+    if args[0] == "sweep" {
+        // A sweep's JSON rows carry their rate and its Wilson interval, as batch's and
+        // compare's rows do (`solved_pct`, `solved_pct_95`).
+        for r in a["rows"].as_array().unwrap() {
+            let (solved, n) = (
+                r["solved"].as_u64().unwrap(),
+                r["instances"].as_u64().unwrap(),
+            );
+            let (lo, hi) =
+                gpu_sudoku::report::stats::wilson95(solved as usize, n as usize).unwrap();
+            assert_eq!(
+                r["solved_pct_95"],
+                serde_json::json!([100.0 * lo, 100.0 * hi]),
+                "{r}"
+            );
+            assert_eq!(
+                r["solved_pct"],
+                serde_json::json!(100.0 * solved as f64 / n as f64)
+            );
+        }
+    }
     // Shards on one backend report it as the whole run does (CPU shards: no adapter).
     if args.contains(&"--backend") {
         for k in ["backend", "adapter"] {

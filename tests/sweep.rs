@@ -385,7 +385,21 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
         .arg(&figs)
         .args(["--figure-format", "both"]));
     assert!(text.contains("best all"), "{text}");
-    let rows = parse_csv("s.csv", &std::fs::read_to_string(&csv).unwrap()).unwrap();
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let rows = parse_csv("s.csv", &written).unwrap();
+    // Every row ends with the Wilson 95% interval of its rate, in percent, as the figures draw
+    // it (and batch's and compare's JSON give it: `solved_pct_95`).
+    let head: Vec<&str> = written.lines().next().unwrap().split(',').collect();
+    assert_eq!(
+        head[head.len() - 2..],
+        ["solved_pct_95_lo", "solved_pct_95_hi"]
+    );
+    for (line, r) in written.lines().skip(1).zip(&rows) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (lo, hi) = gpu_sudoku::report::stats::wilson95(r.solved, r.instances).unwrap();
+        let want = [format!("{:.2}", 100.0 * lo), format!("{:.2}", 100.0 * hi)];
+        assert_eq!(f[head.len() - 2..], want, "{line}");
+    }
     // 3 ratios × 2 sr, each: 2 files + all + d bins.
     assert_eq!(file_rows(&rows, |_| true).len(), 12);
     assert_eq!(rows.iter().filter(|r| r.group == Group::All).count(), 6);

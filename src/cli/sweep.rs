@@ -349,6 +349,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
             "rows": tagged.iter().map(|(s, r)| {
                 let mut v = serde_json::to_value(r).expect("a row serialises");
                 v["setting"] = (*s).into();
+                // As in batch's and compare's rows (NaN, for no instances, is null).
+                v["solved_pct"] = r.solved_pct().into();
+                v["solved_pct_95"] = serde_json::json!(r.solved_pct_95());
                 v
             }).collect::<Vec<_>>(),
         });

@@ -2,17 +2,32 @@
 //! interrupted sweep leaves a valid file) and read back (for `plot-sweep`'s figures).
 
 use super::{Group, Param, Point, Role, Row};
+use crate::report::stats::wilson95;
 use anyhow::{bail, ensure, Result};
 
-/// The CSV header (the column order of [`Row::csv_line`]).
-pub const CSV_HEADER: &str = "swept,role,lr,lp,ratio,sr,steps,group,label,d_lo,d_hi,puzzles,instances,solved,solved_pct,mean_steps_solved";
+/// The CSV header (the column order of [`Row::csv_line`]). The last two columns are the Wilson
+/// 95% interval of `solved_pct` (the figures' bands and bars), named after the JSON reports'
+/// `solved_pct_95` pair of `batch`, `compare` and `reproduce`.
+pub const CSV_HEADER: &str = "swept,role,lr,lp,ratio,sr,steps,group,label,d_lo,d_hi,puzzles,instances,solved,solved_pct,mean_steps_solved,solved_pct_95_lo,solved_pct_95_hi";
+
+/// The header sweeps wrote before the interval columns; `plot-sweep` still reads such files.
+const CSV_HEADER_V1: &str = "swept,role,lr,lp,ratio,sr,steps,group,label,d_lo,d_hi,puzzles,instances,solved,solved_pct,mean_steps_solved";
 
 impl Row {
-    /// The row as a CSV line (floats in shortest round-trip form, so they read back exactly).
+    /// The Wilson 95% interval of [`Row::solved_pct`], in percent (`None` without instances):
+    /// the interval the figures draw and `batch`'s and `compare`'s `solved_pct_95` give.
+    pub fn solved_pct_95(&self) -> Option<[f64; 2]> {
+        wilson95(self.solved, self.instances).map(|(lo, hi)| [100.0 * lo, 100.0 * hi])
+    }
+
+    /// The row as a CSV line (floats in shortest round-trip form, so they read back exactly;
+    /// the rate and its interval to 2 decimals).
     pub fn csv_line(&self) -> String {
         let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
+        let ci = self.solved_pct_95();
+        let bound = |i: usize| ci.map(|b| format!("{:.2}", b[i])).unwrap_or_default();
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2},{},{},{}",
             self.swept,
             self.role.name(),
             self.point.lr,
@@ -30,12 +45,16 @@ impl Row {
             self.solved_pct(),
             self.mean_steps_solved
                 .map(|m| format!("{m:.2}"))
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            bound(0),
+            bound(1)
         )
     }
 }
 
-/// Reads rows written by a sweep (`name` is used in errors).
+/// Reads rows written by a sweep (`name` is used in errors), with or without the interval
+/// columns (sweeps before them wrote none); the intervals are not read back but computed again
+/// from `solved` and `instances`.
 pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
     let mut lines = text
         .lines()
@@ -44,17 +63,19 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
     let Some((_, header)) = lines.next() else {
         bail!("{name}: empty file (expected the sweep CSV header `{CSV_HEADER}`)");
     };
+    let header = header.trim();
     ensure!(
-        header.trim() == CSV_HEADER,
+        header == CSV_HEADER || header == CSV_HEADER_V1,
         "{name}:1: not a sweep CSV: the header must be `{CSV_HEADER}`"
     );
+    let columns = header.split(',').count();
     let mut rows = Vec::new();
     for (ln, line) in lines {
         let ln = ln + 1;
         let f: Vec<&str> = line.split(',').collect();
         ensure!(
-            f.len() == 16,
-            "{name}:{ln}: {} fields, expected 16 (a partly written last line? delete it)",
+            f.len() == columns,
+            "{name}:{ln}: {} fields, expected {columns} (a partly written last line? delete it)",
             f.len()
         );
         let fl = |i: usize| -> Result<f64> {

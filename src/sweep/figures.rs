@@ -98,9 +98,9 @@ impl Default for Options {
     }
 }
 
-/// The Wilson 95% interval of a row's rate, in percent.
+/// The Wilson 95% interval of a row's rate, in percent (the CSV's `solved_pct_95_lo`/`_hi`).
 fn interval_pct(r: &Row) -> Option<(f64, f64)> {
-    wilson95(r.solved, r.instances).map(|(lo, hi)| (100.0 * lo, 100.0 * hi))
+    r.solved_pct_95().map(|[lo, hi]| (lo, hi))
 }
 
 /// Points (x, y) of a curve and its interval points (x, low, high).

@@ -215,7 +215,40 @@ fn csv_rows_read_back_exactly() {
     other.role = Role::Baseline;
     let text = format!("{CSV_HEADER}\n{}\n{}\n", row.csv_line(), other.csv_line());
     let back = parse_csv("x.csv", &text).unwrap();
-    assert_eq!(back, vec![row, other]);
+    assert_eq!(back, vec![row.clone(), other.clone()]);
+    // The last two columns: the Wilson 95% interval of solved_pct (what the figures draw),
+    // in percent to 2 decimals, named after the JSON's `solved_pct_95`; empty without instances.
+    assert!(CSV_HEADER.ends_with(",solved_pct,mean_steps_solved,solved_pct_95_lo,solved_pct_95_hi"));
+    let (lo, hi) = crate::report::stats::wilson95(69, 70).unwrap();
+    let f: Vec<String> = row.csv_line().split(',').map(String::from).collect();
+    assert_eq!(f.len(), CSV_HEADER.split(',').count());
+    assert_eq!(
+        f[16..],
+        [format!("{:.2}", 100.0 * lo), format!("{:.2}", 100.0 * hi)]
+    );
+    assert_eq!(f[16..], ["92.34", "99.75"]);
+    assert!(
+        other.csv_line().ends_with(",0.00,,0.00,5.20"),
+        "{}",
+        other.csv_line()
+    );
+    let mut empty = other.clone();
+    (empty.instances, empty.puzzles) = (0, 0);
+    assert!(empty.csv_line().ends_with(",,"), "{}", empty.csv_line());
+    // A CSV written before the interval columns still reads (plot-sweep on older sweeps).
+    let cut = |r: &Row| r.csv_line().rsplitn(3, ',').last().unwrap().to_string();
+    let old_header = CSV_HEADER
+        .strip_suffix(",solved_pct_95_lo,solved_pct_95_hi")
+        .unwrap();
+    let old = format!("{old_header}\n{}\n{}\n", cut(&row), cut(&other));
+    assert_eq!(parse_csv("old.csv", &old).unwrap(), back);
+    let e = parse_csv("x.csv", &format!("{CSV_HEADER}\n{}\n", cut(&row)))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("x.csv:2") && e.contains("16 fields, expected 18"),
+        "{e}"
+    );
     let e = parse_csv("x.csv", "a,b\n").unwrap_err().to_string();
     assert!(e.contains("not a sweep CSV"), "{e}");
     let e = parse_csv("x.csv", &format!("{CSV_HEADER}\nratio,sweep,1,2\n"))
