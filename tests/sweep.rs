@@ -465,7 +465,7 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
     ok(bin()
         .arg("plot-sweep")
         .arg(&csv)
-        .args(["--no-intervals", "--format", "svg", "--figures"])
+        .args(["--no-intervals", "--figure-format", "svg", "--figures"])
         .arg(&figs3));
     for f in ["bands-ratio-sr", "surface-ratio-sr", "rate-vs-d-ratio-sr"] {
         let fig = assert_figure(&figs3.join(format!("{f}.svg")));
@@ -810,6 +810,7 @@ fn trace_pictures_from_a_recorded_run() {
         .arg(&csv)
         .arg("--out-dir")
         .arg(&dir)
+        // `--format`: the old name of `--figure-format`, still taken.
         .args(["--format", "both", "--title", "classic puzzle"])
         .args(["--cell", "4,7", "--cell", "1,1"]));
     for f in [
@@ -1059,4 +1060,52 @@ fn lines_plot_for_species_proportions() {
             .arg(dir.join("x.png")),
     );
     assert!(e.contains("--top 12: must be between 1"), "{e}");
+}
+
+/// The plot commands name their image format `--figure-format`, as `sweep` does (`--format` is
+/// the puzzle layout on the commands that read puzzles); `--format` still works on them, as a
+/// hidden alias, so scripts written before keep running. Also: a sweep CSV written before the
+/// interval columns (docs/data/) still plots.
+#[test]
+fn plot_commands_take_figure_format_and_still_format() {
+    let dir = tmp("figure-format");
+    for (flag, sub) in [("--figure-format", "new"), ("--format", "old")] {
+        let out = dir.join(sub);
+        ok(bin()
+            .args([
+                "plot-sweep",
+                "docs/data/fig5-h100.csv",
+                flag,
+                "svg",
+                "--figures",
+            ])
+            .arg(&out));
+        for f in ["rate-vs-steps", "rate-vs-d-steps"] {
+            assert_figure(&out.join(format!("{f}.svg")));
+            assert!(!out.join(format!("{f}.png")).exists(), "{flag}: svg only");
+        }
+    }
+    let e = fails(bin().args([
+        "plot-sweep",
+        "docs/data/fig5-h100.csv",
+        "--format",
+        "svg",
+        "--figure-format",
+        "png",
+    ]));
+    assert!(
+        e.contains("'--figure-format <FIGURE_FORMAT>' cannot be used multiple times"),
+        "{e}"
+    );
+    for sub in ["plot-sweep", "plot-trace"] {
+        let help = ok(bin().args([sub, "--help"]));
+        assert!(
+            help.contains("--figure-format <FIGURE_FORMAT>"),
+            "{sub}: {help}"
+        );
+        assert!(
+            !help.contains("--format <"),
+            "{sub}: the alias is hidden: {help}"
+        );
+    }
 }

@@ -42,8 +42,10 @@ pub struct SweepArgs {
     /// Folder for the figures (created if missing).
     #[arg(long, default_value = "figs", alias = "plot-dir", value_name = "DIR")]
     pub figures: PathBuf,
-    #[arg(long, value_enum, default_value_t = FormatArg::Png)]
-    pub format: FormatArg,
+    /// Figure format, as on `sweep`. (`--format`, the puzzle files' layout on other commands,
+    /// is still taken here for it.)
+    #[arg(long, alias = "format", value_enum, default_value_t = FormatArg::Png)]
+    pub figure_format: FormatArg,
     /// Leave out the Wilson 95% intervals (drawn by default: bands around the rate curves,
     /// bars on the rate-vs-d average, the best cell's interval in band-map captions).
     #[arg(long)]
@@ -80,7 +82,7 @@ pub fn run_sweep(a: SweepArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&a.csv).with_context(|| format!("cannot read {name}"))?;
     let rows = parse_csv(&name, &text)?;
     ensure!(!rows.is_empty(), "{name}: no rows to plot");
-    let formats = a.format.formats();
+    let formats = a.figure_format.formats();
     let outputs = sweep_figure_outputs(&a.figures, &figures::axes(&rows)?, &formats);
     output::check(&[&name], &outputs)?;
     let opts = figures::Options {
@@ -134,8 +136,10 @@ pub struct TraceArgs {
     /// and `trace-cell-R-C.*` (--cell).
     #[arg(long, default_value = "figs", alias = "out-dir", value_name = "DIR")]
     pub figures: PathBuf,
-    #[arg(long, value_enum, default_value_t = FormatArg::Png)]
-    pub format: FormatArg,
+    /// Figure format, as on `sweep`. (`--format`, the puzzle files' layout on other commands,
+    /// is still taken here for it.)
+    #[arg(long, alias = "format", value_enum, default_value_t = FormatArg::Png)]
+    pub figure_format: FormatArg,
     /// Most grid panels in the step-by-step picture.
     #[arg(long, default_value_t = 20)]
     pub max_frames: usize,
@@ -224,7 +228,7 @@ fn find_solved_hint(params: &IlcaParams, tries: usize) -> String {
 
 pub fn run_trace(a: TraceArgs) -> Result<ExitCode> {
     ensure!(a.max_frames >= 2, "--max-frames must be at least 2");
-    let formats = a.format.formats();
+    let formats = a.figure_format.formats();
     let figure = |stem: &str, f: Format| {
         let path = a.figures.join(format!("{stem}.{}", f.ext()));
         Output::new("--figures", &path.to_string_lossy())
