@@ -22,6 +22,10 @@ struct Params {
     stall: u32,       // stall_generations, 0 when the enhancement is off
     n_inst: u32,
     groups_x: u32,    // workgroups per row of a 2-D dispatch
+    node_cap: u32,    // = enhance::node_cap: stalled after this many generations too; 0: never
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 // Where one instance's data lies in the shared buffers (all offsets in elements).
@@ -214,7 +218,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
             if (st.streak >= params.stable || st.generation >= st.limit) {
                 st.flags = FLAG_DONE;
-            } else if (params.stall != 0u && conflicts > 0u && st.unchanged >= params.stall) {
+            } else if (params.stall != 0u && conflicts > 0u
+                       && (st.unchanged >= params.stall
+                           || (params.node_cap != 0u && st.generation >= params.node_cap))) {
                 st.flags = FLAG_STALLED;
             }
             state[inst] = st;

@@ -4,7 +4,7 @@
 //! (lavapipe in CI); without one it says SKIPPED, and fails if GPU_SUDOKU_REQUIRE_GPU=1.
 
 mod common;
-use common::{grid, pattern_puzzle as puzzle, CLASSIC, HARD};
+use common::{grid, pattern_puzzle as puzzle, CLASSIC, CYCLING, HARD};
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::rfss::cpu::{self, generation, State};
 use gpu_sudoku::rfss::{gpu, Enhancement, Problem, RfssParams, Status, Underflow};
@@ -80,6 +80,11 @@ fn gpu_equals_cpu_with_the_enhancement() {
     assert_gpu_matches_cpu(&[grid(HARD), puzzle(4, 5, 0.5)], &par);
     par.enhancement = Enhancement::Logic;
     assert_gpu_matches_cpu(&[grid(HARD), puzzle(4, 5, 0.5)], &par);
+    par.enhancement = Enhancement::Lookahead;
+    assert_gpu_matches_cpu(&[grid(HARD), puzzle(4, 5, 0.5), puzzle(4, 7, 0.55)], &par);
+    // A node whose read-off keeps changing is decided on at the node cap (20 × the stall).
+    par.stall_generations = 3;
+    assert_gpu_matches_cpu(&[grid(CYCLING), grid(HARD)], &par);
 }
 
 #[test]

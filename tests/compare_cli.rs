@@ -295,13 +295,16 @@ fn an_entry_whose_preset_period_exceeds_the_budget_is_named() {
 fn every_rfss_enhancement_is_an_entry() {
     let v = classic_report(&[
         "--algos",
-        "rfss-propagate,rfss-mrv,rfss-logic",
+        "rfss-propagate,rfss-mrv,rfss-logic,rfss-lookahead",
         "--max-iterations",
         "3000",
         "--budget-ms",
         "0",
     ]);
-    for (i, e) in ["propagate", "mrv", "logic"].iter().enumerate() {
+    for (i, e) in ["propagate", "mrv", "logic", "lookahead"]
+        .iter()
+        .enumerate()
+    {
         let name = format!("rfss-{e}");
         assert_eq!(v["rows"][i]["algo"], name.as_str());
         assert_eq!(v["rows"][i]["solved"], 1, "{name}");

@@ -6,7 +6,7 @@
 //! Algorithm names: the baselines' (`backtrack`, `mrv`, `exact`, `astar…`, `ga…`, `sa`, `hc`, `acs…`),
 //! `ilca` (the `--preset` and ILCA options, Algorithm 1 by default), `ilca-PRESET` (a preset by
 //! name, e.g. `ilca-table6`, `ilca-improved`), `rfss` (plain), `rfss-propagate`, `rfss-mrv`,
-//! `rfss-logic` (the labelled enhancements).
+//! `rfss-logic`, `rfss-lookahead` (the labelled enhancements).
 
 use super::args::InputArgs;
 use super::args::{choice, print_table, ReportArgs};
@@ -37,7 +37,8 @@ pub struct Args {
     /// Comma-separated algorithms: backtrack, mrv, exact (the project's exact solver), astar,
     /// astar-small, astar-big, astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, acs
     /// (ant colony system, Lloyd & Amos), acs-q0-Q (another greedy probability), ilca,
-    /// ilca-PRESET (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv, rfss-logic.
+    /// ilca-PRESET (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv, rfss-logic,
+    /// rfss-lookahead.
     #[arg(long, default_value = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss")]
     pub algos: String,
     /// Attempts per puzzle (stochastic algorithms get a different seed per attempt; RFSS and
@@ -366,7 +367,8 @@ fn parse_algos(
             let Some(enhancement) = Enhancement::from_name(e).filter(|e| *e != Enhancement::Off)
             else {
                 bail!(
-                    "--algos: `{name}`: RFSS variants are rfss-propagate, rfss-mrv and rfss-logic"
+                    "--algos: `{name}`: RFSS variants are rfss-propagate, rfss-mrv, rfss-logic \
+                     and rfss-lookahead"
                 );
             };
             Algo::Rfss(
@@ -382,7 +384,7 @@ fn parse_algos(
                 if let Err(e) = baselines::by_name(name, &[]) {
                     bail!(
                         "--algos: {e}; and ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv, \
-                         rfss-logic"
+                         rfss-logic, rfss-lookahead"
                     );
                 }
             }

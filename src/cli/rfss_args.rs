@@ -24,13 +24,16 @@ pub struct RfssArgs {
     pub underflow_log2: Option<u32>,
     /// RFSS: enhancement beyond the paper: `propagate` (forced placements, a decision on RFSS's
     /// most trusted species at each stall, backtracking), `mrv` (the same, deciding on a cell
-    /// with the fewest candidates, numerals ordered by RFSS) or `logic` (`mrv` with locked
-    /// candidates and naked and hidden subsets at every node; best with --stall-generations
-    /// 50 on 25x25) [default: off].
+    /// with the fewest candidates, numerals ordered by RFSS), `logic` (`mrv` with locked
+    /// candidates and naked and hidden subsets at every node) or `lookahead` (`logic` with
+    /// failed-literal probes of two-candidate cells, deciding on the best-probed cell; the
+    /// strongest on 25x25); `logic` and `lookahead` are best with --stall-generations 50 on
+    /// 25x25 [default: off].
     #[arg(long, value_parser = choice::<Enhancement>())]
     pub enhance: Option<Enhancement>,
     /// RFSS with --enhance: generations an invalid read-off must stay unchanged before a
-    /// decision [default: 300].
+    /// decision (with `lookahead`, also after 20 times this many generations on one node,
+    /// changing or not) [default: 300].
     #[arg(long, value_name = "N")]
     pub stall_generations: Option<u32>,
 }

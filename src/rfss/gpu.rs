@@ -81,6 +81,10 @@ pub(crate) struct KParams {
     stall: u32,
     n_inst: u32,
     groups_x: u32,
+    node_cap: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 /// Where one instance's data lies in the shared buffers (`Header` in rfss.wgsl).
@@ -171,7 +175,7 @@ const _: () = assert!(crate::gpu::layout::bindings_match(
 ));
 
 crate::wgsl_struct!(KParams as RFSS_PARAMS {
-    gens, zero, thr_bits, floor, stable, stall, n_inst, groups_x
+    gens, zero, thr_bits, floor, stable, stall, n_inst, groups_x, node_cap, pad0, pad1, pad2
 });
 crate::wgsl_struct!(Header as RFSS_HEADER {
     sp_off, n_sp, n_res, load_off, ptr_off, list_off, blank_off, n_blank
@@ -390,6 +394,10 @@ fn kparams(params: &RfssParams, n_inst: u32, groups_x: u32) -> KParams {
         },
         n_inst,
         groups_x,
+        node_cap: enhance::node_cap(params),
+        pad0: 0,
+        pad1: 0,
+        pad2: 0,
     }
 }
 

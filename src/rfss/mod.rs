@@ -61,6 +61,11 @@ crate::choice! {
         /// propagation, to a fixpoint with singles), so species that logic rules out are never
         /// built and contradictions show before RFSS runs; see `docs/RFSS.md`.
         Logic = "logic",
+        /// ENHANCEMENT (not in the paper): like `Logic`, plus failed-literal probes at every
+        /// node (each numeral of every two-candidate cell tried with singles; those that fail
+        /// are removed) and decisions on the two-candidate cell whose probes force the most
+        /// placements, RFSS choosing which of its two numerals to commit; see `docs/RFSS.md`.
+        Lookahead = "lookahead",
     }
 }
 

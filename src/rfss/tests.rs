@@ -357,6 +357,93 @@ fn logic_enhancement_builds_fewer_species_and_solves() {
 }
 
 #[test]
+fn lookahead_enhancement_removes_numerals_whose_probe_fails_and_solves() {
+    let with = |e| {
+        let mut p = params(60_000, 10);
+        p.enhancement = e;
+        p.stall_generations = 50;
+        p
+    };
+    let (mut fewer, mut decided) = (false, false);
+    for g in [grid(RATED_HARD), grid(HARD), puzzle(4, 7, 0.55)] {
+        let (logic, _) = super::enhance::prepare(&g, &with(Enhancement::Logic)).unwrap();
+        let (look, search) = super::enhance::prepare(&g, &with(Enhancement::Lookahead)).unwrap();
+        // Probes only remove: every species kept is one logic keeps, the solution's among them.
+        for s in &look.species {
+            assert!(logic.species.contains(s), "{s:?}");
+        }
+        let solution = crate::exact::solve(&g).unwrap();
+        for &cell in &look.blank {
+            let numeral = solution.get(cell as usize);
+            assert!(look.species.contains(&Species { cell, numeral }));
+        }
+        fewer |= look.species.len() < logic.species.len();
+        let o = run_cpu(std::slice::from_ref(&g), &with(Enhancement::Lookahead))
+            .unwrap()
+            .remove(0);
+        assert!(o.solved(), "{o:?}");
+        assert!(grid(&o.grid).is_solution_of(&g));
+        decided |= !look.blank.is_empty() && search.is_some();
+    }
+    assert!(fewer, "no probe failed on any of the puzzles");
+    assert!(decided, "every puzzle was solved by propagation alone");
+}
+
+/// `puzzles/evil.txt` #97 (paper model, 10 clues): with lookahead and a stall of 3, two of its
+/// nodes keep changing their read-off past the node cap (tests/agree_rfss.rs runs it on the GPU).
+const CYCLING: &str =
+    "......2..........8..............6........3.............1.....2.9........8....7...";
+
+#[test]
+fn lookahead_decides_on_a_node_whose_read_off_keeps_changing() {
+    let mut p = params(5000, 5);
+    p.enhancement = Enhancement::Lookahead;
+    p.stall_generations = 3;
+    let cap = super::enhance::node_cap(&p);
+    assert_eq!(cap, 3 * super::enhance::NODE_PATIENCE);
+    let changing = Readoff {
+        generation: cap,
+        conflicts: 4,
+        unchanged: 0,
+        ..Readoff::default()
+    };
+    assert!(super::enhance::stalled(&changing, &p));
+    let early = Readoff {
+        generation: cap - 1,
+        ..changing
+    };
+    assert!(!super::enhance::stalled(&early, &p));
+    let mut logic = p.clone();
+    logic.enhancement = Enhancement::Logic;
+    assert_eq!(super::enhance::node_cap(&logic), 0);
+    assert!(!super::enhance::stalled(&changing, &logic));
+    // The run of cpu::run_one, counting the decisions the cap forced.
+    let g = grid(CYCLING);
+    let (prob, mut search) = super::enhance::prepare(&g, &p).unwrap();
+    let mut sub = p.clone();
+    let mut eng = State::new(prob, &sub);
+    let (mut offset, mut capped) = (0, 0);
+    while !eng.st.done {
+        if eng.stalled(&sub) {
+            capped += (eng.st.unchanged < p.stall_generations) as u32;
+            offset += eng.st.generation;
+            let next = search
+                .as_mut()
+                .unwrap()
+                .on_stall(&eng.prob, &eng.p, &eng.argmax);
+            sub.max_generations = p.max_generations - offset;
+            eng = State::new(next.unwrap(), &sub);
+            continue;
+        }
+        eng.step(&sub);
+    }
+    assert!(capped > 0, "no node reached the cap");
+    let o = run_cpu(std::slice::from_ref(&g), &p).unwrap().remove(0);
+    assert!(o.solved(), "{o:?}");
+    assert_eq!(o.generations, offset + eng.st.generation);
+}
+
+#[test]
 fn enhancement_proves_a_puzzle_without_solution_unsolvable() {
     // Consistent clues, every cell has a candidate, yet no solution: two cells of row 1 can
     // only hold 9 (the other row-1 numerals are blocked by their columns).
@@ -370,7 +457,12 @@ fn enhancement_proves_a_puzzle_without_solution_unsolvable() {
     cells[8 * 9 + 8] = 8;
     let g = Grid::from_cells(3, cells).unwrap();
     assert!(g.is_consistent());
-    for e in [Enhancement::Propagate, Enhancement::Mrv, Enhancement::Logic] {
+    for e in [
+        Enhancement::Propagate,
+        Enhancement::Mrv,
+        Enhancement::Logic,
+        Enhancement::Lookahead,
+    ] {
         let mut p = params(10_000, 5);
         p.enhancement = e;
         let o = run_cpu(std::slice::from_ref(&g), &p).unwrap().remove(0);

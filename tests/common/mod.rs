@@ -9,6 +9,11 @@ use std::process::{Command, Output};
 pub use gpu_sudoku::generate::pattern_puzzle;
 pub use gpu_sudoku::puzzle::CLASSIC;
 
+/// `puzzles/evil.txt` #97 (paper model, 10 clues): with `--enhance lookahead` and a stall of 3,
+/// two of its nodes keep changing their read-off until the node cap decides on them.
+pub const CYCLING: &str =
+    "......2..........8..............6........3.............1.....2.9........8....7...";
+
 /// Norvig's "hard1" (top95 #1): plain RFSS stalls on it.
 pub const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
