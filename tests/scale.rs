@@ -194,6 +194,84 @@ fn compare_shards_merge_to_the_whole_run() {
     );
 }
 
+/// Writes `text` gzip-compressed to `path`.
+fn write_gz(path: &Path, text: &[u8]) {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(text).unwrap();
+    std::fs::write(path, e.finish().unwrap()).unwrap();
+}
+
+/// A gzipped file's rows are labelled as compare labels them (`easy.txt.gz` → `easy`) in the
+/// merged report too: merge once labelled them `easy.txt` and found none of the attempts,
+/// printing a row of 0 attempts and NaN times.
+#[test]
+fn gzipped_compare_shards_merge_to_the_whole_run() {
+    let d = temp_dir("scale-gz");
+    let gz = d.join("easy.txt.gz");
+    write_gz(&gz, &std::fs::read("puzzles/easy.txt").unwrap());
+    let args = [
+        "compare",
+        "puzzles/classic.txt",
+        gz.to_str().unwrap(),
+        "--algos",
+        "mrv,sa",
+        "--runs",
+        "2",
+        "--max-iterations",
+        "200",
+        "--budget-ms",
+        "0",
+    ];
+    sharded_equals_whole("compare-gz", &args);
+    // The reviewer's run: two shards of the gzipped file alone.
+    let shards: Vec<String> = (0..2)
+        .map(|k| {
+            let p = d.join(format!("s{k}.json"));
+            ok(&run(&[
+                "compare",
+                gz.to_str().unwrap(),
+                "--algos",
+                "mrv",
+                "--runs",
+                "2",
+                "--shard",
+                &format!("{k}/2"),
+                "--json",
+                p.to_str().unwrap(),
+            ]));
+            p.to_str().unwrap().to_string()
+        })
+        .collect();
+    let merged = d.join("merged.json");
+    let table = ok(&run(&[
+        "merge",
+        &shards[0],
+        &shards[1],
+        "--json",
+        merged.to_str().unwrap(),
+    ]));
+    assert!(
+        !table.contains("NaN") && !table.contains("easy.txt"),
+        "{table}"
+    );
+    let rows = json(&merged)["rows"].clone();
+    assert_eq!(rows.as_array().unwrap().len(), 1, "{rows}");
+    assert_eq!(rows[0]["file"], "easy", "{rows}");
+    assert_eq!(rows[0]["attempts"], 200, "{rows}");
+    // An attempt on no input of the run (an edited report) is refused, not left out of the rows.
+    let mut v = json(Path::new(&shards[1]));
+    v["attempts"][0]["path"] = "other/easy.txt.gz".into();
+    let edited = d.join("edited.json");
+    std::fs::write(&edited, v.to_string()).unwrap();
+    let e = fails(&run(&["merge", &shards[0], edited.to_str().unwrap()]));
+    assert!(
+        e.contains("other/easy.txt.gz") && e.contains("not on any of the run's inputs"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
 #[test]
 fn merge_refuses_what_does_not_belong_together() {
     let d = temp_dir("scale-refuse");

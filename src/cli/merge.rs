@@ -6,6 +6,7 @@
 
 use super::args::{print_table, ReportArgs};
 use anyhow::{bail, ensure, Context, Result};
+use gpu_sudoku::puzzle::file_label;
 use gpu_sudoku::report::batch::{
     provenance_here, table, write_batch_json, write_instances_csv, BatchInfo, FileResults,
     InputInfo,
@@ -127,23 +128,59 @@ fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
         })
         .collect::<Result<_>>()?;
     let first = &reports[0];
-    // Canonical order: file (as given), algorithm (as given), puzzle, run.
-    let label = |path: &str| {
-        std::path::Path::new(path)
-            .file_stem()
-            .map_or(path.to_string(), |s| s.to_string_lossy().into_owned())
-    };
-    let files: Vec<String> = first.inputs.iter().map(|i| label(&i.path)).collect();
+    // Canonical order: file (as given), algorithm (as given), puzzle, run. An attempt's file is
+    // its input's path (unique, as compare refuses a file given twice); its rows are labelled
+    // as compare labels them (gpu_sudoku::puzzle::file_label).
+    let paths: Vec<&str> = first.inputs.iter().map(|i| i.path.as_str()).collect();
+    if let Some((k, p)) = paths
+        .iter()
+        .enumerate()
+        .find(|&(k, p)| paths[..k].contains(p))
+    {
+        bail!(
+            "{}: the run's inputs name `{p}` twice (input {k}); compare now refuses that: \
+             rerun the shards with each file given once",
+            a.shards[0]
+        );
+    }
+    let labels: Vec<String> = paths.iter().map(|p| file_label(p)).collect();
     let algos = &first.params.algos;
+    for (r, shard) in reports.iter().zip(&a.shards) {
+        for x in &r.attempts {
+            let Some(f) = paths.iter().position(|p| *p == x.path) else {
+                bail!(
+                    "{shard}: an attempt on `{}` is not on any of the run's inputs ({}); is the \
+                     report edited or damaged? Rerun that shard",
+                    x.path,
+                    paths.join(", ")
+                );
+            };
+            ensure!(
+                labels[f] == x.file,
+                "{shard}: an attempt on `{}` is labelled `{}` where this version of gpu-sudoku \
+                 labels that file `{}`; merge shards with the version that ran them",
+                x.path,
+                x.file,
+                labels[f]
+            );
+            ensure!(
+                algos.contains(&x.algo),
+                "{shard}: an attempt of `{}` is not of the run's --algos ({}); is the report \
+                 edited or damaged? Rerun that shard",
+                x.algo,
+                algos.join(",")
+            );
+        }
+    }
     let mut attempts: Vec<_> = reports
         .iter()
         .flat_map(|r| r.attempts.iter().cloned())
         .collect();
     let key = |r: &super::compare::AttemptRecord| {
         (
-            files
+            paths
                 .iter()
-                .position(|f| *f == r.file)
+                .position(|p| *p == r.path)
                 .unwrap_or(usize::MAX),
             algos
                 .iter()
@@ -158,7 +195,7 @@ fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
         bail!(
             "{} on {} puzzle {} run {} is in two shards",
             w[0].algo,
-            w[0].file,
+            w[0].path,
             w[0].puzzle,
             w[0].run
         );
@@ -171,15 +208,15 @@ fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
         attempts.len()
     );
     let mut rows = Vec::new();
-    for f in &files {
+    for (path, label) in paths.iter().zip(&labels) {
         for algo in algos {
             let group: Vec<_> = attempts
                 .iter()
-                .filter(|r| &r.file == f && &r.algo == algo)
+                .filter(|r| r.path == *path && &r.algo == algo)
                 .collect();
             let unit = group.first().map_or("", |r| r.unit.as_str());
             let outcomes: Vec<_> = group.iter().map(|&r| r.into()).collect();
-            rows.push(row(f, algo, unit, first.params.runs, &outcomes));
+            rows.push(row(label, algo, unit, first.params.runs, &outcomes));
         }
     }
     let merged = Report {

@@ -121,22 +121,25 @@ pub struct PuzzleFile {
 }
 
 impl PuzzleFile {
-    /// File name without directories and extension, used as a row label ("evil"); a `.gz`
-    /// ending goes too ("evil.txt.gz" → "evil").
+    /// The file's row label: [`file_label`] of its path ("evil").
     pub fn label(&self) -> String {
-        let path = std::path::Path::new(&self.path);
-        let path = if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
-        {
-            std::path::Path::new(path.file_stem().unwrap_or_default())
-        } else {
-            path
-        };
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| self.path.clone())
+        file_label(&self.path)
     }
+}
+
+/// The label of the rows of the file at `path`, the one rule every command and `merge` use:
+/// the file name without directories and extension, a `.gz` ending going first
+/// ("a/evil.txt" and "evil.txt.gz" → "evil"; `-`, standard input, stays `-`).
+pub fn file_label(path: &str) -> String {
+    let p = std::path::Path::new(path);
+    let p = if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz")) {
+        std::path::Path::new(p.file_stem().unwrap_or_default())
+    } else {
+        p
+    };
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
 }
 
 /// Reads and parses a puzzle file (`-` = stdin), detecting its format. `side` forces the

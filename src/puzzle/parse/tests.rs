@@ -593,6 +593,7 @@ fn label_drops_directories_and_extensions() {
     ] {
         f.path = path.into();
         assert_eq!(f.label(), label);
+        assert_eq!(super::file_label(path), label);
     }
 }
 
