@@ -272,6 +272,72 @@ fn gzipped_compare_shards_merge_to_the_whole_run() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+/// Rows of compare and sweep are keyed by the file's label (its name without folder and
+/// extension; merge groups compare's attempts by file): both refuse two files of one label up
+/// front, naming both, where compare once ran them and its merge mixed or refused their
+/// attempts. Batch keeps each file's records apart by position and path, so it runs them, and
+/// its merge gives the whole run's report.
+#[test]
+fn files_that_share_a_label() {
+    let d = temp_dir("scale-labels");
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    let (a, b, gz) = (
+        d.join("a/easy.txt"),
+        d.join("b/easy.txt"),
+        d.join("b/easy.txt.gz"),
+    );
+    std::fs::copy("puzzles/easy.txt", &a).unwrap();
+    std::fs::write(&b, format!("{}\n", common::CLASSIC)).unwrap();
+    write_gz(&gz, format!("{}\n", common::CLASSIC).as_bytes());
+    let (a, b, gz) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        gz.to_str().unwrap(),
+    );
+    for (x, y) in [(a, b), (a, gz)] {
+        let e = fails(&run(&["compare", x, y, "--algos", "mrv"]));
+        assert!(
+            e.contains(&format!("`{x}` and `{y}` are both labelled `easy`"))
+                && e.contains("rename"),
+            "{e}"
+        );
+        let csv = d.join("sweep.csv");
+        let e = fails(&run(&[
+            "sweep",
+            x,
+            y,
+            "--sr",
+            "1:2:1",
+            "--csv",
+            csv.to_str().unwrap(),
+        ]));
+        assert!(
+            e.contains(&format!("`{x}` and `{y}` are both labelled `easy`")),
+            "{e}"
+        );
+        assert!(!csv.exists());
+    }
+    let e = fails(&run(&["compare", b, b, "--algos", "mrv"]));
+    assert!(e.contains(&format!("`{b}` is given twice")), "{e}");
+    sharded_equals_whole(
+        "batch-labels",
+        &[
+            "batch",
+            a,
+            b,
+            "--runs",
+            "3",
+            "--steps",
+            "60",
+            "--backend",
+            "cpu",
+        ],
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
 #[test]
 fn merge_refuses_what_does_not_belong_together() {
     let d = temp_dir("scale-refuse");

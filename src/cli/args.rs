@@ -273,6 +273,27 @@ pub fn refuse_stdin_twice(paths: &[&str]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses input files that would share a row label ([`gpu_sudoku::puzzle::file_label`]: the
+/// name without folder and extension), naming both: rows keyed by label (compare's, sweep's, and
+/// `merge`'s of them) could not tell the files apart.
+pub fn refuse_duplicate_labels(paths: &[&str]) -> anyhow::Result<()> {
+    use gpu_sudoku::puzzle::file_label;
+    for (k, p) in paths.iter().enumerate() {
+        if let Some(q) = paths[..k].iter().find(|q| file_label(q) == file_label(p)) {
+            if q == p {
+                anyhow::bail!("`{p}` is given twice; give each file once");
+            }
+            anyhow::bail!(
+                "`{q}` and `{p}` are both labelled `{}` (a file's rows are labelled by its name \
+                 without folder and extension, so file names without extension must differ): \
+                 rename one of them, or copy it under a name of its own",
+                file_label(p)
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Runs `jobs` jobs on every device at once, a worker per device taking the next job, and
 /// hands each result to `finished` on this thread as it comes (so journals and files have one
 /// writer). A job returns its result and how many instances it ran; `usage` adds each device's

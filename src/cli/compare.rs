@@ -31,7 +31,8 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Puzzle files, in any format `batch` reads (one puzzle per line, integer rows, blocks,
-    /// CSV, gzip); `-` reads standard input.
+    /// CSV, gzip); `-` reads standard input. The file name without directory and extension
+    /// (and `.gz`) labels its rows, so the names must differ.
     #[arg(required = true)]
     pub files: Vec<String>,
     /// Comma-separated algorithms: backtrack, mrv, exact (the project's exact solver), astar,
@@ -531,6 +532,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();
     super::args::refuse_stdin_twice(&input_paths)?;
+    super::args::refuse_duplicate_labels(&input_paths)?;
     a.reports.check(&input_paths)?;
     let files = a
         .files

@@ -23,7 +23,8 @@ use gpu_sudoku::sweep::{self, figures, Group, Input, Param, Plan, Sweep, SweepSp
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Puzzle files, e.g. one per tier (puzzles/easy.txt …); the file name without directory
-    /// and extension labels its rows. Files of different sizes run in separate engine calls.
+    /// and extension (and `.gz`) labels its rows, so the names must differ. Files of different
+    /// sizes run in separate engine calls.
     #[arg(required = true)]
     pub files: Vec<String>,
     /// Runs per puzzle and setting.
@@ -116,6 +117,9 @@ impl Args {
 
 /// Reads the puzzle files as sweep inputs; notes once when d falls back to the blank fraction.
 pub fn read_inputs(files: &[String], input: &InputArgs) -> Result<Vec<Input>> {
+    let paths: Vec<&str> = files.iter().map(String::as_str).collect();
+    super::args::refuse_stdin_twice(&paths)?;
+    super::args::refuse_duplicate_labels(&paths)?;
     let mut inputs: Vec<Input> = Vec::new();
     let mut fallback = 0;
     for f in files {
@@ -125,10 +129,6 @@ pub fn read_inputs(files: &[String], input: &InputArgs) -> Result<Vec<Input>> {
         ensure!(
             !label.contains([',', '"']) && !label.is_empty(),
             "{f}: the file name `{label}` labels CSV rows and must not contain a comma or quote"
-        );
-        ensure!(
-            !inputs.iter().any(|i| i.label == label),
-            "{f}: another file is also labelled `{label}` (file names without extension must differ)"
         );
         fallback += file
             .puzzles
