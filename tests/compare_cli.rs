@@ -292,6 +292,41 @@ fn an_entry_whose_preset_period_exceeds_the_budget_is_named() {
 }
 
 #[test]
+fn stall_generations_reaches_the_enhanced_rfss_entries_only() {
+    let v = classic_report(&[
+        "--algos",
+        "rfss,rfss-lookahead",
+        "--stall-generations",
+        "40",
+        "--max-iterations",
+        "3000",
+        "--budget-ms",
+        "0",
+    ]);
+    let settings = &v["params"]["settings"];
+    assert_eq!(settings["rfss-lookahead"]["stall_generations"], 40);
+    assert_eq!(settings["rfss"]["enhancement"], "off");
+    let refused = |algos: &str, stall: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+            .args(["compare", "puzzles/classic.txt", "--algos", algos])
+            .args(["--stall-generations", stall])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("XDG_RUNTIME_DIR", "/tmp")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = refused("rfss,mrv", "40");
+    assert!(
+        err.contains("--stall-generations applies to the enhanced RFSS entries only"),
+        "{err}"
+    );
+    let err = refused("rfss-mrv", "0");
+    assert!(err.contains("--stall-generations: must be at least 1"), "{err}");
+}
+
+#[test]
 fn every_rfss_enhancement_is_an_entry() {
     let v = classic_report(&[
         "--algos",

@@ -70,6 +70,11 @@ pub struct Args {
     /// for `pruned`].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,
+    /// The enhanced RFSS entries (`rfss-propagate`, `rfss-mrv`, `rfss-logic`,
+    /// `rfss-lookahead`): generations an invalid read-off must stay unchanged before a decision,
+    /// as `batch --stall-generations` [default: 300].
+    #[arg(long, value_name = "N")]
+    pub stall_generations: Option<u32>,
     #[command(flatten)]
     pub reports: ReportArgs,
     /// Run only shard K of N (0 ≤ K < N) of the (file, algorithm, puzzle, run) attempts;
@@ -506,9 +511,23 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let rfss_params = RfssParams {
         max_generations: limit("RFSS generations")?
             .unwrap_or(RfssParams::default().max_generations),
+        stall_generations: a
+            .stall_generations
+            .unwrap_or(RfssParams::default().stall_generations),
         ..RfssParams::default()
     };
     let mut algos = parse_algos(&a.algos, &ilca, a.prune, &rfss_params)?;
+    if a.stall_generations.is_some()
+        && !algos
+            .iter()
+            .any(|x| matches!(x, Algo::Rfss(_, p) if p.enhancement != Enhancement::Off))
+    {
+        bail!(
+            "--stall-generations applies to the enhanced RFSS entries only (rfss-propagate, \
+             rfss-mrv, rfss-logic, rfss-lookahead), and --algos has none: add one or leave the \
+             option out"
+        );
+    }
     for algo in &mut algos {
         match algo {
             Algo::Ilca(name, p) => {
