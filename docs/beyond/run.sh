@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerates every measurement of docs/BEYOND.md (issue #17, items 2-4), one job at a time.
 # Usage, from the repository root:
-#   [PARTS="gen ilca9 ilcafam ilca16 rfssmrv25 base9 basefam base16 base25 ilca25 rfss9 rfss16 rfss25 horn variant"] \
+#   [PARTS="gen ilca9 ilcafam ilca16 rfssmrv25 base9 basefam base16 base25 ilca25 rfss9 rfss16 rfss25 horn variant rfsslook"] \
 #       sh docs/beyond/run.sh [BINARY] [OUTDIR]
 # Every job is a `compare` run whose --json report lands in OUTDIR (default docs/beyond); the wall
 # time of each job is appended to OUTDIR/wall.txt. Seed 1 everywhere; budgets are on the command
@@ -9,7 +9,7 @@
 # reports into the tables of docs/BEYOND.md.
 set -e
 BIN=${1:-target/release/gpu-sudoku}; OUT=${2:-docs/beyond}
-PARTS=${PARTS:-gen ilca9 ilcafam ilca16 rfssmrv25 base9 basefam base16 base25 ilca25 rfss9 rfss16 rfss25 horn variant}
+PARTS=${PARTS:-gen ilca9 ilcafam ilca16 rfssmrv25 base9 basefam base16 base25 ilca25 rfss9 rfss16 rfss25 horn variant rfsslook}
 T9="puzzles/unique/easy.txt puzzles/unique/medium.txt puzzles/unique/hard.txt puzzles/unique/evil.txt"
 FAM=puzzles/famous.txt
 L16="puzzles/paper-16x16-f40.txt puzzles/paper-16x16-f45.txt puzzles/paper-16x16-f50.txt"
@@ -63,6 +63,10 @@ for part in $PARTS; do
         --enhance mrv --stall-generations 100 --max-generations 200000 --backend cpu \
         --json "$OUT/variant-rfss-mrv-stall100.json"
       echo "variant $(($(date +%s) - start)) s ($(date -u +%Y-%m-%dT%H:%MZ))" >> "$OUT/wall.txt" ;;
+    # The strongest RFSS variant (--enhance lookahead, with the short stall it is measured with
+    # in docs/BEYOND.md) on every file of the table.
+    rfsslook) job rfss-lookahead $T9 $FAM $L16 $L25 --algos rfss-lookahead --stall-generations 50 \
+      --max-iterations 200000 --budget-ms 0 ;;
     *) echo "unknown part $part" >&2; exit 2 ;;
   esac
 done

@@ -20,7 +20,7 @@ def sig: if . == null then "–" elif . >= 100 then (round | tostring)
 def rank($order): . as $x | [($order | index([$x]) // 99), $x];
 def file_order: rank(["easy", "medium", "hard", "evil", "famous"]);
 def algo_order: rank(["acs", "ilca-table6", "ilca-improved", "ilca-hard-penalty", "rfss",
-  "rfss-propagate", "rfss-mrv", "sa", "ga", "exact"]);
+  "rfss-propagate", "rfss-mrv", "rfss-lookahead", "sa", "ga", "exact"]);
 def wilson($s; $n): 1.959964 as $z | ($s / $n) as $p | ($z * $z / $n) as $z2 |
   (($p + $z2 / 2) / (1 + $z2)) as $c |
   ($z * (($p * (1 - $p) / $n + $z2 / $n / 4) | sqrt) / (1 + $z2)) as $h |
