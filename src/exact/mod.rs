@@ -31,7 +31,9 @@ mod propagate;
 mod restarts;
 mod search;
 
-pub use propagate::{logic_candidates, place_by_logic, place_singles, singles, Contradiction};
+pub use propagate::{
+    logic_candidates, place_by_logic, place_singles, probe, singles, Contradiction, Probe,
+};
 pub use restarts::{luby, Restarts};
 
 use crate::puzzle::Grid;

@@ -88,6 +88,69 @@ pub fn logic_candidates(puzzle: &Grid) -> Option<Vec<u64>> {
     Some(search.cand[..g.cells].to_vec())
 }
 
+/// What one pass of failed-literal probes ([`probe`]) found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// Some numeral's probe failed and was removed (singles propagated after it).
+    Removed,
+    /// No probe failed: the two-candidate cell whose probes force the most placements (score
+    /// 1024·f₁·f₂ + f₁ + f₂, ties to the lowest cell), if there is one.
+    Best(Option<usize>),
+}
+
+/// One pass of failed-literal probes on candidate masks (bit d for digit d + 1, singles already
+/// propagated): each numeral of every two-candidate cell is placed on a scratch copy and singles
+/// propagated; a numeral whose probe fails is removed (and singles propagated at once), else the
+/// cells are scored by the placements their two probes force. `Err` when the removals
+/// contradict (a cell loses both numerals).
+pub fn probe(geo: &Geometry, mask: &mut [u64]) -> Result<Probe, Contradiction> {
+    let fixed = |m: &[u64]| m.iter().filter(|m| m.count_ones() == 1).count() as u64;
+    let before = fixed(mask);
+    let mut removed = false;
+    let mut best: Option<(u64, usize)> = None;
+    let mut scratch = mask.to_vec();
+    for cell in 0..mask.len() {
+        if mask[cell].count_ones() != 2 {
+            continue;
+        }
+        let mut forced = [0u64; 2];
+        let mut failed = false;
+        let mut bits = mask[cell];
+        for f in forced.iter_mut() {
+            let bit = bits & bits.wrapping_neg();
+            bits &= !bit;
+            scratch.copy_from_slice(mask);
+            scratch[cell] = bit;
+            if singles(geo, &mut scratch).is_err() {
+                mask[cell] &= !bit;
+                failed = true;
+            } else {
+                // Masks only shrink, so the scratch copy has at least this cell more fixed.
+                *f = fixed(&scratch).saturating_sub(before + 1);
+            }
+        }
+        if failed {
+            removed = true;
+            // One failed: the other is placed, and its consequences change every later probe,
+            // so propagate now (both failed: the cell is empty and this reports it).
+            singles(geo, mask)?;
+            continue;
+        }
+        if removed {
+            continue; // scores are of the probes after the last removal only
+        }
+        let score = 1024 * forced[0] * forced[1] + forced[0] + forced[1];
+        if best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, cell));
+        }
+    }
+    Ok(if removed {
+        Probe::Removed
+    } else {
+        Probe::Best(best.map(|(_, c)| c))
+    })
+}
+
 /// Naked and hidden singles on whole-grid candidate masks (bit d for digit d + 1, one mask per
 /// cell, clues as single bits) until none is left: a cell with one candidate leaves it to no
 /// peer, a digit with one place in a unit gets that place. Sweeps the cells, then every unit's

@@ -715,3 +715,38 @@ fn logic_places_what_singles_cannot_and_only_the_solution() {
         "locked candidates and subsets place more than singles"
     );
 }
+
+#[test]
+fn probes_remove_only_numerals_off_the_solution_and_score_the_rest() {
+    // puzzles/unique/evil.txt: logic leaves every one open, probes settle most of them.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/unique/evil.txt"
+    ))
+    .unwrap();
+    let mut removed = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')).take(10) {
+        let p = parse_str(line.split_whitespace().next().unwrap(), None)
+            .unwrap()
+            .remove(0)
+            .grid;
+        let solution = solve(&p).unwrap();
+        let mut mask = logic_candidates(&p).unwrap();
+        let before: u32 = mask.iter().map(|m| m.count_ones()).sum();
+        match probe(p.geometry(), &mut mask).unwrap() {
+            Probe::Removed => {
+                let after: u32 = mask.iter().map(|m| m.count_ones()).sum();
+                assert!(after < before);
+                removed += 1;
+            }
+            Probe::Best(cell) => {
+                let cell = cell.expect("an open evil puzzle has a two-candidate cell");
+                assert_eq!(mask[cell].count_ones(), 2);
+            }
+        }
+        for (c, &m) in mask.iter().enumerate() {
+            assert_ne!(m >> (solution.get(c) - 1) & 1, 0, "cell {c} lost its digit");
+        }
+    }
+    assert!(removed > 0, "no probe failed on 10 evil puzzles");
+}

@@ -39,7 +39,7 @@
 //! both backends take the same decisions at the same generations.
 
 use super::{Enhancement, Problem, Readoff, RfssParams};
-use crate::exact::singles;
+use crate::exact::{probe, singles, Probe};
 use crate::puzzle::{cell_name, symbol_for, Grid};
 
 /// One decision: numeral in cell, committed (true) or excluded (false).
@@ -130,10 +130,10 @@ impl Search {
                 if !self.lookahead {
                     break;
                 }
-                match probe(geo, &mut mask)? {
+                match probe(geo, &mut mask).map_err(|e| e.to_string())? {
                     Probe::Removed => place_fixed(&mut puzzle, &mask),
                     Probe::Best(cell) => {
-                        self.probed = cell;
+                        self.probed = cell.map(|c| c as u32);
                         break;
                     }
                 }
@@ -190,64 +190,6 @@ impl Search {
     pub fn depth(&self) -> usize {
         self.stack.len()
     }
-}
-
-/// What one pass of failed-literal probes found.
-enum Probe {
-    /// Some numeral's probe failed and was removed (singles propagated after it).
-    Removed,
-    /// No probe failed: the two-candidate cell with the best score, if there is one.
-    Best(Option<u32>),
-}
-
-/// Probes every numeral of every two-candidate cell of `mask` (placed on a scratch copy, singles
-/// propagated); removes the numerals whose probe fails, or scores the cells by the placements
-/// their two probes force. `Err` when a cell loses both numerals or the removals contradict.
-fn probe(geo: &crate::puzzle::Geometry, mask: &mut [u64]) -> Result<Probe, String> {
-    let fixed = |m: &[u64]| m.iter().filter(|m| m.count_ones() == 1).count() as u64;
-    let before = fixed(mask);
-    let mut removed = false;
-    let mut best: Option<(u64, u32)> = None;
-    let mut scratch = mask.to_vec();
-    for cell in 0..mask.len() {
-        if mask[cell].count_ones() != 2 {
-            continue;
-        }
-        let mut forced = [0u64; 2];
-        let mut failed = false;
-        let mut bits = mask[cell];
-        for f in forced.iter_mut() {
-            let bit = bits & bits.wrapping_neg();
-            bits &= !bit;
-            scratch.copy_from_slice(mask);
-            scratch[cell] = bit;
-            if singles(geo, &mut scratch).is_err() {
-                mask[cell] &= !bit;
-                failed = true;
-            } else {
-                *f = fixed(&scratch) - before - 1;
-            }
-        }
-        if failed {
-            removed = true;
-            // Both failed: this node has no solution. One failed: the other is placed, and its
-            // consequences change every later probe, so propagate now.
-            singles(geo, mask).map_err(|e| e.to_string())?;
-            continue;
-        }
-        if removed {
-            continue; // scores are of the probes after the last removal only
-        }
-        let score = 1024 * forced[0] * forced[1] + forced[0] + forced[1];
-        if best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, cell as u32));
-        }
-    }
-    Ok(if removed {
-        Probe::Removed
-    } else {
-        Probe::Best(best.map(|(_, c)| c))
-    })
 }
 
 /// The species to commit in `cell` (lookahead): its species of highest proportion, ties to the
