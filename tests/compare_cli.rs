@@ -323,7 +323,10 @@ fn stall_generations_reaches_the_enhanced_rfss_entries_only() {
         "{err}"
     );
     let err = refused("rfss-mrv", "0");
-    assert!(err.contains("--stall-generations: must be at least 1"), "{err}");
+    assert!(
+        err.contains("--stall-generations: must be at least 1"),
+        "{err}"
+    );
 }
 
 #[test]
