@@ -229,3 +229,32 @@ fn rfss_command_prints_one_row_per_puzzle() {
     assert!(out.contains("RFSS is deterministic: one run per puzzle."));
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn a_stall_without_an_enhancement_is_refused() {
+    let d = dir("stall");
+    let f = d.join("p.txt");
+    std::fs::write(&f, PUZZLES).unwrap();
+    let f = f.to_str().unwrap();
+    for args in [
+        vec!["rfss", f, "--stall-generations", "50"],
+        vec!["batch", f, "--algo", "rfss", "--stall-generations", "50"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("--stall-generations applies with --enhance only"),
+            "{args:?}: {err}"
+        );
+    }
+    let o = run(&[
+        "rfss",
+        f,
+        "--enhance",
+        "lookahead",
+        "--stall-generations",
+        "50",
+    ]);
+    assert!(ok(&o).contains("solved 1/1"), "{}", ok(&o));
+}

@@ -306,6 +306,10 @@ fn stall_generations_reaches_the_enhanced_rfss_entries_only() {
     let settings = &v["params"]["settings"];
     assert_eq!(settings["rfss-lookahead"]["stall_generations"], 40);
     assert_eq!(settings["rfss"]["enhancement"], "off");
+    assert_eq!(
+        settings["rfss"]["stall_generations"], 300,
+        "plain RFSS has no stall"
+    );
     let refused = |algos: &str, stall: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
             .args(["compare", "puzzles/classic.txt", "--algos", algos])

@@ -368,7 +368,12 @@ fn parse_algos(
             };
             Algo::Ilca(name.into(), params)
         } else if name == "rfss" {
-            Algo::Rfss(name.into(), rfss.clone())
+            // Plain RFSS takes no decisions: its settings keep the default stall.
+            let plain = RfssParams {
+                stall_generations: RfssParams::default().stall_generations,
+                ..rfss.clone()
+            };
+            Algo::Rfss(name.into(), plain)
         } else if let Some(e) = name.strip_prefix("rfss-") {
             let Some(enhancement) = Enhancement::from_name(e).filter(|e| *e != Enhancement::Off)
             else {

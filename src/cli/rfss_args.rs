@@ -32,8 +32,8 @@ pub struct RfssArgs {
     #[arg(long, value_parser = choice::<Enhancement>())]
     pub enhance: Option<Enhancement>,
     /// RFSS with --enhance: generations an invalid read-off must stay unchanged before a
-    /// decision (with `lookahead`, also after 20 times this many generations on one node,
-    /// changing or not) [default: 300].
+    /// decision (with `lookahead`, also once one node has run 20 times this many generations
+    /// with its read-off still invalid) [default: 300].
     #[arg(long, value_name = "N")]
     pub stall_generations: Option<u32>,
 }
@@ -50,6 +50,12 @@ impl RfssArgs {
             enhancement: self.enhance.unwrap_or(d.enhancement),
             stall_generations: self.stall_generations.unwrap_or(d.stall_generations),
         };
+        if self.stall_generations.is_some() && p.enhancement == Enhancement::Off {
+            bail!(
+                "--stall-generations applies with --enhance only (plain RFSS takes no \
+                 decisions): add --enhance propagate, mrv, logic or lookahead, or leave it out"
+            );
+        }
         p.validate()?;
         Ok(p)
     }

@@ -29,8 +29,9 @@
 //! probes: each numeral of every blank cell with two candidates is placed on a scratch copy and
 //! singles propagated; a numeral whose probe ends in a contradiction is removed (failed-literal
 //! reasoning), and logic runs again until no probe fails. Decisions are taken on the
-//! two-candidate cell whose two probes force the most placements (score 1024·f₁·f₂ + f₁ + f₂, as
-//! in the Satz SAT solver and the exact solver's lookahead; ties: the lowest cell), and RFSS
+//! two-candidate cell whose two probes force the most placements (score 1024·f₁·f₂ + f₁ + f₂ as
+//! in the Satz SAT solver, f counting the cells fixed beyond the probed one; ties: the lowest
+//! cell), and RFSS
 //! commits its favourite of the two numerals. Where no cell has two candidates it decides as
 //! `mrv` does. A wrong decision is found at once far more often, so chronological
 //! backtracking no longer thrashes under a wrong early commitment.
@@ -189,6 +190,18 @@ impl Search {
     /// Decisions currently on the stack (for reports and tests).
     pub fn depth(&self) -> usize {
         self.stack.len()
+    }
+
+    /// The cell the current node's probes chose to decide on (lookahead; for tests).
+    pub fn probed_cell(&self) -> Option<u32> {
+        self.probed
+    }
+
+    /// The last decision on the stack: cell, numeral, and whether it is a commitment (for tests).
+    pub fn last_decision(&self) -> Option<(u32, u8, bool)> {
+        self.stack
+            .last()
+            .map(|d| (d.cell as u32, d.numeral, d.commit))
     }
 }
 

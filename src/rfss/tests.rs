@@ -356,6 +356,11 @@ fn logic_enhancement_builds_fewer_species_and_solves() {
     }
 }
 
+/// `puzzles/unique/evil.txt` #24: logic and probes leave cells open, so RFSS with
+/// `--enhance lookahead` has decisions to take.
+const EVIL_24: &str =
+    ".2..6.9....4..756..7.1....3.3........96.34...1........2.......7.4..9.61....8...5.";
+
 #[test]
 fn lookahead_enhancement_removes_numerals_whose_probe_fails_and_solves() {
     let with = |e| {
@@ -364,10 +369,10 @@ fn lookahead_enhancement_removes_numerals_whose_probe_fails_and_solves() {
         p.stall_generations = 50;
         p
     };
-    let (mut fewer, mut decided) = (false, false);
-    for g in [grid(RATED_HARD), grid(HARD), puzzle(4, 7, 0.55)] {
+    let mut fewer = false;
+    for g in [grid(EVIL_24), puzzle(4, 7, 0.55)] {
         let (logic, _) = super::enhance::prepare(&g, &with(Enhancement::Logic)).unwrap();
-        let (look, search) = super::enhance::prepare(&g, &with(Enhancement::Lookahead)).unwrap();
+        let (look, _) = super::enhance::prepare(&g, &with(Enhancement::Lookahead)).unwrap();
         // Probes only remove: every species kept is one logic keeps, the solution's among them.
         for s in &look.species {
             assert!(logic.species.contains(s), "{s:?}");
@@ -382,11 +387,44 @@ fn lookahead_enhancement_removes_numerals_whose_probe_fails_and_solves() {
             .unwrap()
             .remove(0);
         assert!(o.solved(), "{o:?}");
+        assert!(o.restarts > 0, "solved without a decision: {o:?}");
         assert!(grid(&o.grid).is_solution_of(&g));
-        decided |= !look.blank.is_empty() && search.is_some();
     }
     assert!(fewer, "no probe failed on any of the puzzles");
-    assert!(decided, "every puzzle was solved by propagation alone");
+}
+
+#[test]
+fn lookahead_decides_on_the_probed_cell_not_the_mrv_one() {
+    let mut p = params(60_000, 10);
+    p.enhancement = Enhancement::Lookahead;
+    p.stall_generations = 50;
+    let mut differ = 0;
+    for g in [grid(EVIL_24), puzzle(4, 7, 0.55), puzzle(4, 8, 0.55)] {
+        let (prob, search) = super::enhance::prepare(&g, &p).unwrap();
+        let mut search = search.unwrap();
+        let Some(cell) = search.probed_cell() else {
+            continue; // no two-candidate cell: decided as `mrv` does
+        };
+        // Equal proportions: `mrv` would take the lowest cell with the fewest species.
+        let prop = prob.initial_proportions();
+        let mrv = prob.species[super::enhance::pick_mrv(&prob, &prop) as usize].cell;
+        differ += usize::from(mrv != cell);
+        search.on_stall(&prob, &prop, &[]).unwrap();
+        let (decided, numeral, commit) = search.last_decision().unwrap();
+        assert_eq!(decided, cell);
+        assert!(commit);
+        let i = prob.blank.binary_search(&cell).unwrap();
+        let first = prob.covering(i)[0];
+        assert_eq!(
+            numeral, prob.species[first as usize].numeral,
+            "ties: the lowest species"
+        );
+    }
+    // The probes choose another cell than `mrv` somewhere, so the test tells the rules apart.
+    assert!(
+        differ > 0,
+        "the probed cell was the mrv cell on every puzzle"
+    );
 }
 
 /// `puzzles/evil.txt` #97 (paper model, 10 clues): with lookahead and a stall of 3, two of its
