@@ -31,9 +31,8 @@
 //! reasoning), and logic runs again until no probe fails. Decisions are taken on the
 //! two-candidate cell whose two probes force the most placements (score 1024·f₁·f₂ + f₁ + f₂ as
 //! in the Satz SAT solver, f counting the cells fixed beyond the probed one; ties: the lowest
-//! cell), and RFSS
-//! commits its favourite of the two numerals. Where no cell has two candidates it decides as
-//! `mrv` does. A wrong decision is found at once far more often, so chronological
+//! cell), and RFSS commits its favourite of the two numerals. Where no cell has two candidates
+//! it decides as `mrv` does. A wrong decision is found at once far more often, so chronological
 //! backtracking no longer thrashes under a wrong early commitment.
 //!
 //! Everything here runs on the host, on proportions that are bit-identical on CPU and GPU, so
@@ -56,12 +55,11 @@ struct Decision {
 pub struct Search {
     root: Grid,
     stack: Vec<Decision>,
-    /// How decisions are chosen: [`pick`] (Propagate) or [`pick_mrv`] (Mrv, Logic).
-    mrv: bool,
-    /// Strong propagation beyond singles at every node (Logic, Lookahead).
-    logic: bool,
-    /// Failed-literal probes at every node and decisions on the best-probed cell (Lookahead).
-    lookahead: bool,
+    /// Which enhancement runs (never `Off`): decisions by [`pick`] (Propagate), [`pick_mrv`]
+    /// (Mrv, Logic, and Lookahead where no cell has two candidates) or [`pick_in_cell`]
+    /// (Lookahead); strong propagation at every node with Logic and Lookahead, failed-literal
+    /// probes with Lookahead.
+    enhancement: Enhancement,
     /// Lookahead: the cell the current node's probes chose to decide on.
     probed: Option<u32>,
 }
@@ -113,7 +111,8 @@ impl Search {
         place_fixed(&mut puzzle, &mask);
         // Logic on the digits placed so far only: exclusions stay in the masks, which the
         // candidates it leaves are intersected with (both hold for every solution).
-        if self.logic {
+        let lookahead = self.enhancement == Enhancement::Lookahead;
+        if lookahead || self.enhancement == Enhancement::Logic {
             loop {
                 loop {
                     let logic = crate::exact::logic_candidates(&puzzle)
@@ -128,7 +127,7 @@ impl Search {
                         break;
                     }
                 }
-                if !self.lookahead {
+                if !lookahead {
                     break;
                 }
                 match probe(geo, &mut mask).map_err(|e| e.to_string())? {
@@ -154,7 +153,7 @@ impl Search {
     ) -> Result<Problem, String> {
         let pick = if let Some(cell) = self.probed {
             pick_in_cell(prob, p, cell)
-        } else if self.mrv {
+        } else if self.enhancement != Enhancement::Propagate {
             pick_mrv(prob, p)
         } else {
             pick(prob, p, argmax)
@@ -212,7 +211,11 @@ fn pick_in_cell(prob: &Problem, p: &[f32], cell: u32) -> u32 {
         .blank
         .binary_search(&cell)
         .expect("the probed cell is blank in the node's problem");
-    let sp = prob.covering(i);
+    favourite(prob.covering(i), p)
+}
+
+/// The species of highest proportion among `sp` (a cell's species), ties to the first.
+fn favourite(sp: &[u32], p: &[f32]) -> u32 {
     let mut top = sp[0];
     for &x in sp {
         if p[x as usize] > p[top as usize] {
@@ -273,14 +276,8 @@ pub fn pick_mrv(prob: &Problem, p: &[f32]) -> u32 {
     let mut best: Option<(usize, f64, f64, u32)> = None; // (count, top, total, species)
     for i in 0..prob.n_blank() {
         let sp = prob.covering(i);
-        let mut top = sp[0];
-        let mut total = 0f64;
-        for &x in sp {
-            total += p[x as usize] as f64;
-            if p[x as usize] > p[top as usize] {
-                top = x;
-            }
-        }
+        let top = favourite(sp, p);
+        let total = sp.iter().fold(0f64, |t, &x| t + p[x as usize] as f64);
         let t = p[top as usize] as f64;
         let better = match best {
             None => true,
@@ -304,12 +301,7 @@ pub fn prepare(puzzle: &Grid, params: &RfssParams) -> Result<(Problem, Option<Se
             let mut s = Search {
                 root: puzzle.clone(),
                 stack: Vec::new(),
-                mrv: params.enhancement != Enhancement::Propagate,
-                logic: matches!(
-                    params.enhancement,
-                    Enhancement::Logic | Enhancement::Lookahead
-                ),
-                lookahead: params.enhancement == Enhancement::Lookahead,
+                enhancement: params.enhancement,
                 probed: None,
             };
             let prob = s.node()?;
