@@ -368,12 +368,7 @@ fn parse_algos(
             };
             Algo::Ilca(name.into(), params)
         } else if name == "rfss" {
-            // Plain RFSS takes no decisions: its settings keep the default stall.
-            let plain = RfssParams {
-                stall_generations: RfssParams::default().stall_generations,
-                ..rfss.clone()
-            };
-            Algo::Rfss(name.into(), plain)
+            Algo::Rfss(name.into(), rfss.clone())
         } else if let Some(e) = name.strip_prefix("rfss-") {
             let Some(enhancement) = Enhancement::from_name(e).filter(|e| *e != Enhancement::Off)
             else {
@@ -516,9 +511,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let rfss_params = RfssParams {
         max_generations: limit("RFSS generations")?
             .unwrap_or(RfssParams::default().max_generations),
-        stall_generations: a
-            .stall_generations
-            .unwrap_or(RfssParams::default().stall_generations),
         ..RfssParams::default()
     };
     let mut algos = parse_algos(&a.algos, &ilca, a.prune, &rfss_params)?;
@@ -550,7 +542,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 }
                 p.validate()?;
             }
-            Algo::Rfss(_, p) => p.validate()?,
+            Algo::Rfss(_, p) => {
+                // Only the enhanced entries take decisions, so only they take the stall.
+                if p.enhancement != Enhancement::Off {
+                    p.stall_generations = a.stall_generations.unwrap_or(p.stall_generations);
+                }
+                p.validate()?
+            }
             Algo::Baseline(_) => {}
         }
     }
