@@ -3,10 +3,16 @@
 //
 // Mapping: a workgroup holds IPW instances, TPI invocations each; an invocation owns the cells
 // j, j+TPI, … (CPT of them) of its instance and keeps their weights in private memory for the
-// whole dispatch, which runs up to `k_steps` time-steps. The instance's states and degrees live
-// in workgroup memory (one word per cell: state | degree << 8), so peers are read from there.
+// whole dispatch, which runs up to `k_steps` time-steps. The instance's states (two copies, by
+// step parity) and degrees live in workgroup memory, so peers are read from there.
 // Arithmetic on weights is only f32 multiplies by host-made factors and by powers of two, and
 // comparisons: nothing a driver can fuse or reorder, so results equal the CPU's bit for bit.
+//
+// Two workgroup barriers per time-step: one after `choose` (the states are published), one after
+// `degrees` (the degrees, the unhappy flag and the resolved units are published). Step t writes
+// its states into copy t % 2, so the next step's `choose` never overwrites a state that this
+// step's `learn` may still read; degrees, flags and units are only written after the next
+// step's first barrier, when every `learn` of this step is done.
 //
 // The host prepends `const` lines for B, N, CELLS, NP, IPW, TPI, CPT (see src/ilca/gpu.rs) and
 // shaders/rng.wgsl.
@@ -60,8 +66,13 @@ var<private> s_factors: u32;     // offset of the reward factors in `tables`
 // EXHAUSTED | steps when the step limit was reached unsolved
 @group(0) @binding(6) var<storage, read_write> status: array<u32>;
 
-var<workgroup> word: array<u32, IPW * CELLS>;
-var<workgroup> unhappy: array<atomic<u32>, IPW>;
+// The states of step t are in copy t % 2 (states[(t % 2) * IPW * CELLS + instance slot * CELLS
+// + cell]); clue cells hold their clue in both copies.
+var<workgroup> states: array<u32, 2u * IPW * CELLS>;
+var<workgroup> degrees: array<u32, IPW * CELLS>;
+// Per step parity and instance slot: 1 when some cell of the instance has a conflict. Only 0 and
+// 1 are ever stored (atomic stores of one value: no read-modify-write to serialise).
+var<workgroup> unhappy: array<atomic<u32>, 2u * IPW>;
 var<workgroup> unit_ok: array<u32, IPW * 3u * N>;
 
 var<private> w: array<f32, CPT * N>;
@@ -102,61 +113,80 @@ fn peer_of(c: u32, i: u32) -> u32 {
     return peer(c, i);
 }
 
+// The digit `choose` picks for own cell k, and the largest of its other weights.
+struct Choice {
+    digit: u32,
+    // The row's largest weight once one occurrence of its maximum is left out: `learn` scales
+    // only the chosen digit, whose weight is the maximum, so the row's new maximum is the larger
+    // of its new weight and this (what cpu::rescale finds by scanning the row).
+    others_max: f32,
+}
+
 // Largest-weight digit (1-based) of own cell k; ties as in cpu::choose_digit.
-fn choose_digit(k: u32, cur: u32, key: u32, t: u32, c: u32) -> u32 {
+fn choose_digit(k: u32, cur: u32, key: u32, t: u32, c: u32) -> Choice {
     let base = k * N;
     var best = w[base];
     var ties = 1u;
+    var first = 0u;
+    var others = 0.0;
     for (var d = 1u; d < N; d++) {
         let x = w[base + d];
         if (x > best) {
+            others = best;
             best = x;
             ties = 1u;
-        } else if (x == best) {
-            ties += 1u;
+            first = d;
+        } else {
+            if (x == best) {
+                ties += 1u;
+            }
+            if (x > others) {
+                others = x;
+            }
         }
     }
     if (s_tie == 2u && cur != 0u && w[base + cur - 1u] == best) {
-        return cur;
+        return Choice(cur, others);
     }
-    var pick = 0u;
-    if (s_tie != 1u && ties > 1u) {
-        pick = draw(key, t, c) % ties;
+    if (s_tie == 1u || ties == 1u) {
+        return Choice(first + 1u, others);
     }
+    var pick = draw(key, t, c) % ties;
     for (var d = 0u; d < N; d++) {
         if (w[base + d] == best) {
             if (pick == 0u) {
-                return d + 1u;
+                return Choice(d + 1u, others);
             }
             pick -= 1u;
         }
     }
-    return 1u; // unreachable: the maximum occurs in the row
+    return Choice(1u, others); // unreachable: the maximum occurs in the row
 }
 
-// Power-of-two rescale and flush, as cpu::rescale.
-fn rescale(k: u32) {
-    let base = k * N;
-    var m = 0.0;
-    for (var d = 0u; d < N; d++) {
-        if (w[base + d] > m) {
-            m = w[base + d];
-        }
-    }
+// Power-of-two rescale and flush of own cell k after its weight `idx` was scaled, as
+// cpu::rescale. Every other weight of the row is 0 or at least 2^-100 (initial weights are 0 or
+// 1, and every rescale leaves the row so), so unless the whole row is scaled only `idx` can
+// need flushing.
+fn rescale(k: u32, idx: u32, others_max: f32) {
+    let m = select(others_max, w[idx], w[idx] > others_max);
     let hi = bitcast<f32>(SCALE_HIGH_BITS);
     let lo = bitcast<f32>(SCALE_LOW_BITS);
+    let flush = bitcast<f32>(FLUSH_BITS);
     var s = 1.0;
     if (m > hi) {
         s = lo;
     } else if (m > 0.0 && m < lo) {
         s = hi;
     }
-    let flush = bitcast<f32>(FLUSH_BITS);
-    for (var d = 0u; d < N; d++) {
-        var x = w[base + d];
-        if (s != 1.0) {
-            x = x * s;
+    if (s == 1.0) {
+        if (w[idx] < flush) {
+            w[idx] = 0.0;
         }
+        return;
+    }
+    let base = k * N;
+    for (var d = 0u; d < N; d++) {
+        var x = w[base + d] * s;
         if (x < flush) {
             x = 0.0;
         }
@@ -164,14 +194,14 @@ fn rescale(k: u32) {
     }
 }
 
-// Is unit u of the instance at sbase resolved, as cpu::unit_resolved?
+// Is unit u of the instance whose states start at sbase resolved, as cpu::unit_resolved?
 fn unit_resolved(sbase: u32, u: u32) -> bool {
     var lo = 0u;
     var hi = 0u;
     var sum = 0u;
     var blank = false;
     for (var i = 0u; i < N; i++) {
-        let v = word[sbase + tables[UNITS_OFF + u * N + i]] & 0xffu;
+        let v = states[sbase + tables[UNITS_OFF + u * N + i]];
         sum += v;
         if (v == 0u) {
             blank = true;
@@ -214,8 +244,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let pbase = puz * PUZ_STRIDE;
     let sbase = slot * CELLS;
+    // Own cells: clue, current state, and the largest weight but the chosen one (see Choice).
     var clue: array<u32, CPT>;
-    var degp: array<u32, CPT>;
+    var cur: array<u32, CPT>;
+    var others: array<f32, CPT>;
     if (CPT == 1u && j < CELLS) {
         for (var i = 0u; i < NP; i++) {
             pe[i] = peer(j, i);
@@ -226,71 +258,72 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if (live && c < CELLS) {
             clue[k] = puzzle_data[pbase + c];
             if (P.fresh == 1u) {
-                word[sbase + c] = clue[k];
+                cur[k] = clue[k];
                 for (var d = 0u; d < N; d++) {
                     w[k * N + d] = bitcast<f32>(puzzle_data[pbase + CELLS + c * N + d]);
                 }
             } else {
-                word[sbase + c] = choices[inst * CELLS + c];
+                cur[k] = choices[inst * CELLS + c];
                 for (var d = 0u; d < N; d++) {
                     w[k * N + d] = weights[(inst * CELLS + c) * N + d];
                 }
             }
+            // Both copies: a clue cell's state is never written again.
+            states[sbase + c] = cur[k];
+            states[IPW * CELLS + sbase + c] = cur[k];
         }
     }
-    workgroupBarrier();
 
     for (var s = 0u; s < P.k_steps; s++) {
         let t = P.t0 + s;
         if (t >= P.max_steps) {
             break;
         }
+        let par = t % 2u;
+        let sb = par * IPW * CELLS + sbase;
+        // Read last in the `learn` of step t - 2, before the first barrier of step t - 1.
         if (live && j == 0u) {
-            atomicStore(&unhappy[slot], 0u);
+            atomicStore(&unhappy[par * IPW + slot], 0u);
         }
         // Stage `choose` (State::choose).
         for (var k = 0u; k < CPT; k++) {
             let c = j + k * TPI;
             if (live && c < CELLS && clue[k] == 0u) {
-                word[sbase + c] = choose_digit(k, word[sbase + c] & 0xffu, key, t, c);
+                let ch = choose_digit(k, cur[k], key, t, c);
+                cur[k] = ch.digit;
+                others[k] = ch.others_max;
+                states[sb + c] = ch.digit;
             }
         }
         workgroupBarrier();
-        // Stage `degrees` (State::degrees).
+        // Stage `degrees` (State::degrees); the resolved units for a selective reset.
         for (var k = 0u; k < CPT; k++) {
             let c = j + k * TPI;
             if (live && c < CELLS) {
-                let v = word[sbase + c] & 0xffu;
+                let v = cur[k];
                 var same = 0u;
                 for (var i = 0u; i < NP; i++) {
-                    if ((word[sbase + peer_of(c, i)] & 0xffu) == v) {
+                    if (states[sb + peer_of(c, i)] == v) {
                         same += 1u;
                     }
                 }
-                degp[k] = NP - same;
+                degrees[sbase + c] = NP - same;
                 if (same != 0u) {
-                    atomicAdd(&unhappy[slot], 1u);
+                    atomicStore(&unhappy[par * IPW + slot], 1u);
                 }
-            }
-        }
-        workgroupBarrier();
-        for (var k = 0u; k < CPT; k++) {
-            let c = j + k * TPI;
-            if (live && c < CELLS) {
-                word[sbase + c] = (word[sbase + c] & 0xffu) | (degp[k] << 8u);
             }
         }
         // A full restart takes the place of a selective reset on the same step (as on the CPU).
         let restart_step = live && s_restart != 0u && (t + 1u) % s_restart == 0u;
         let reset_step = live && !restart_step && s_sr != 0u && (t + 1u) % s_sr == 0u;
-        if (reset_step && live) {
+        if (reset_step) {
             for (var u = j; u < 3u * N; u += TPI) {
-                unit_ok[slot * 3u * N + u] = select(0u, 1u, unit_resolved(sbase, u));
+                unit_ok[slot * 3u * N + u] = select(0u, 1u, unit_resolved(sb, u));
             }
         }
         workgroupBarrier();
         if (live) {
-            if (atomicLoad(&unhappy[slot]) == 0u) {
+            if (atomicLoad(&unhappy[par * IPW + slot]) == 0u) {
                 if (j == 0u) {
                     status[inst] = t + 1u;
                 }
@@ -319,22 +352,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                                 w[k * N + d] = bitcast<f32>(puzzle_data[pbase + CELLS + c * N + d]);
                             }
                         } else {
-                            let wc = word[sbase + c];
-                            let ch = wc & 0xffu;
-                            let deg = wc >> 8u;
+                            let ch = cur[k];
+                            let deg = degrees[sbase + c];
                             var reward = deg == NP;
                             if (!reward) {
                                 reward = true;
                                 for (var i = 0u; i < NP; i++) {
                                     let q = peer_of(c, i);
-                                    let wq = word[sbase + q];
                                     var compared = true;
                                     if (s_compare == 0u) {
-                                        compared = (wq & 0xffu) == ch;
+                                        compared = states[sb + q] == ch;
                                     } else if (s_compare == 1u) {
                                         compared = puzzle_data[pbase + q] == 0u;
                                     }
-                                    if (compared && (wq >> 8u) >= deg) {
+                                    if (compared && degrees[sbase + q] >= deg) {
                                         reward = false;
                                         break;
                                     }
@@ -344,20 +375,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                             let f = bitcast<f32>(tables[off + deg]);
                             let idx = k * N + ch - 1u;
                             w[idx] = w[idx] * f;
-                            rescale(k);
+                            rescale(k, idx, others[k]);
                         }
                     }
                 }
             }
         }
-        workgroupBarrier();
     }
 
     if (started) {
         for (var k = 0u; k < CPT; k++) {
             let c = j + k * TPI;
             if (c < CELLS) {
-                choices[inst * CELLS + c] = word[sbase + c] & 0xffu;
+                choices[inst * CELLS + c] = cur[k];
                 for (var d = 0u; d < N; d++) {
                     weights[(inst * CELLS + c) * N + d] = w[k * N + d];
                 }

@@ -63,7 +63,7 @@ impl LoopPasses {
     /// The bound for box size `b`. Measured on lavapipe (Mesa unrolls some loops of constant
     /// length, so fewer passes): an uncapped dispatch went wrong after about 6,000 steps of a
     /// 9x9 (≈ 11 passes per step), 680 of a 16x16 (≈ 97) and 145 of a 25x25 (≈ 450); this
-    /// bound gives 112, 192 and 822.
+    /// bound gives 100, 173 and 740 (112, 192 and 822 for the kernel then).
     pub fn for_box(b: usize) -> LoopPasses {
         let g = crate::puzzle::Geometry::get(b);
         let m = Mapping::for_cells(g.cells);
@@ -76,9 +76,8 @@ impl LoopPasses {
         let per_step = 1 // the step loop
             + own_cells(lp(n - 1) + lp(n)) // 1. choose: the maximum, then the tie pick
             + own_cells(lp(np)) // 2. degrees
-            + own_cells(0) // 2. degrees stored
             + lp(units) + units * lp(n) // resolved units for the selective reset
-            + own_cells(lp(n) + lp(np) + 2 * lp(n)); // 3.-4. reset, or reward test and rescale
+            + own_cells(lp(n) + lp(np) + lp(n)); // 3.-4. reset, or reward test and rescale
         let per_dispatch = if m.cpt == 1 { lp(np) } else { 0 } // peers listed
             + own_cells(2 * lp(n)) // weights loaded (fresh or carried over)
             + 1 // the step loop's exit
@@ -91,7 +90,7 @@ impl LoopPasses {
 }
 
 /// Most time-steps one dispatch of the kernel may run for box size `b`, so that no invocation
-/// exceeds [`LOOP_PASS_BUDGET`] loop passes (535 for 9x9, 312 for 16x16, 72 for 25x25,
+/// exceeds [`LOOP_PASS_BUDGET`] loop passes (599 for 9x9, 346 for 16x16, 80 for 25x25,
 /// 5 for 64x64). Applied on every adapter; a submission holds as many dispatches as it needs.
 pub fn max_steps_per_dispatch(b: usize) -> Result<u32> {
     let lp = LoopPasses::for_box(b);
@@ -235,10 +234,9 @@ impl Kernel {
     pub fn new(gpu: &Gpu, b: usize) -> Result<Kernel> {
         let g = crate::puzzle::Geometry::get(b);
         let mapping = Mapping::for_cells(g.cells);
-        // Workgroup memory: `word` and `unhappy` per cell and instance, `unit_ok` per unit.
-        let wg_bytes = (size_of::<u32>()
-            * (mapping.ipw * g.cells + mapping.ipw + mapping.ipw * 3 * g.n))
-            as u32;
+        // Workgroup memory per instance: two copies of `states` and one of `degrees` per cell,
+        // two `unhappy` flags, `unit_ok` per unit.
+        let wg_bytes = (size_of::<u32>() * mapping.ipw * (3 * g.cells + 2 + 3 * g.n)) as u32;
         ensure!(
             wg_bytes <= gpu.limits.max_compute_workgroup_storage_size,
             "{n}x{n} needs {wg_bytes} bytes of workgroup memory; {dev} offers {have}",
@@ -511,16 +509,17 @@ mod tests {
     #[test]
     fn loop_pass_bound_by_hand() {
         // 9x9: one cell per invocation, N = 9, 20 peers, 27 units over 81 invocations.
-        // step: 1 + (2 + 9 + 10) + (2 + 21) + 2 + (2 + 10) + (2 + 10 + 21 + 20) = 112;
-        // dispatch: 21 + (2 + 20) + 1 + (2 + 10) = 56; (60,000 - 56) / 112 = 535.
+        // step: 1 + (2 + 9 + 10) + (2 + 21) + (2 + 10) + (2 + 10 + 21 + 10) = 100;
+        // dispatch: 21 + (2 + 20) + 1 + (2 + 10) = 56; (60,000 - 56) / 100 = 599.
         let lp = LoopPasses::for_box(3);
-        assert_eq!((lp.per_step, lp.per_dispatch), (112, 56));
-        assert_eq!(max_steps_per_dispatch(3).unwrap(), 535);
-        // 25x25: three cells per invocation, N = 25, 64 peers.
+        assert_eq!((lp.per_step, lp.per_dispatch), (100, 56));
+        assert_eq!(max_steps_per_dispatch(3).unwrap(), 599);
+        // 25x25: three cells per invocation, N = 25, 64 peers, 75 units over 256 invocations.
+        // step: 1 + (4 + 3 (25 + 26)) + (4 + 3 * 65) + (2 + 26) + (4 + 3 (26 + 65 + 26)) = 740.
         let lp = LoopPasses::for_box(5);
-        assert_eq!((lp.per_step, lp.per_dispatch), (822, 243));
-        assert_eq!(max_steps_per_dispatch(5).unwrap(), 72);
-        assert_eq!(max_steps_per_dispatch(4).unwrap(), 312);
+        assert_eq!((lp.per_step, lp.per_dispatch), (740, 243));
+        assert_eq!(max_steps_per_dispatch(5).unwrap(), 80);
+        assert_eq!(max_steps_per_dispatch(4).unwrap(), 346);
     }
 
     #[test]
