@@ -63,6 +63,7 @@ struct Readoff {
 @group(0) @binding(7) var<storage, read_write> state: array<Readoff>;
 
 var<workgroup> lanes: array<f32, LANES>;
+var<workgroup> lanes32: array<f32, 32>;
 var<workgroup> wg_conflicts: atomic<u32>;
 var<workgroup> wg_changed: atomic<u32>;
 var<workgroup> wg_flags: u32;
@@ -82,6 +83,24 @@ fn rcp(m: f32) -> f32 {
         y = y * e;
     }
     return y;
+}
+
+fn quad(i: u32) -> vec4<f32> {
+    return vec4<f32>(lanes32[i], lanes32[i + 1u], lanes32[i + 2u], lanes32[i + 3u]);
+}
+
+// The last five levels of the lane_sum tree over lanes32 (level s adds lane i + s to lane i),
+// as vector additions, which add component by component: the same sums in the same order.
+fn fold32() -> f32 {
+    let a0 = quad(0u) + quad(16u);
+    let a1 = quad(4u) + quad(20u);
+    let a2 = quad(8u) + quad(24u);
+    let a3 = quad(12u) + quad(28u);
+    let b0 = a0 + a2;
+    let b1 = a1 + a3;
+    let c = b0 + b1;
+    let d = c.xy + c.zw;
+    return d.x + d.y;
 }
 
 @compute @workgroup_size(256)
@@ -133,13 +152,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         lanes[t] = part;
         workgroupBarrier();
-        for (var s = LANES / 2u; s > 0u; s = s >> 1u) {
-            if (t < s) {
-                lanes[t] = lanes[t] + lanes[t + s];
-            }
-            workgroupBarrier();
+        // The tree of arith::lane_sum with two barriers instead of eight: lane t < 32 adds the
+        // eight lanes the tree's first three levels fold into lane t, in the tree's order;
+        // then every lane does the last five levels itself (fold32).
+        if (t < 32u) {
+            let a = (lanes[t] + lanes[t + 128u]) + (lanes[t + 64u] + lanes[t + 192u]);
+            let b = (lanes[t + 32u] + lanes[t + 160u]) + (lanes[t + 96u] + lanes[t + 224u]);
+            lanes32[t] = a + b;
         }
-        let rz = rcp(lanes[0]);
+        workgroupBarrier();
+        let rz = rcp(fold32());
 
         // Stage `select` (cpu.rs): proportionate selection and the underflow policy.
         for (var x = t; x < h.n_sp; x += LANES) {

@@ -44,6 +44,7 @@ fn small_submissions() -> GpuOptions {
     GpuOptions {
         max_chunk: 7,                           // several chunks, a partial last one
         cell_steps_per_submission: 81 * 7 * 13, // 13 steps per submission
+        ..Default::default()
     }
 }
 

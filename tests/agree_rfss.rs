@@ -28,6 +28,7 @@ fn assert_gpu_matches_cpu_split(ps: &[Grid], par: &RfssParams, split: Option<u32
     };
     let opts = gpu::GpuOptions {
         gens_per_submit: split,
+        ..Default::default()
     };
     let g = gpu::run_keeping_proportions(gpu, ps, par, &opts, &|_| {}).unwrap();
     for (i, (pz, (go, gp))) in ps.iter().zip(&g).enumerate() {

@@ -26,10 +26,25 @@ pub struct Args {
     /// GPU adapter: index from `gpu-sudoku adapters` or part of its name.
     #[arg(long)]
     pub adapter: Option<String>,
+    /// Time the GPU run this many times (after one untimed warm-up run) and report the median;
+    /// every run must give the same results.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeat: u32,
+    /// Run without the per-dispatch step cap that llvmpipe's loop limit needs, to measure what
+    /// the cap costs on a real GPU (on lavapipe results then disagree with the CPU).
+    #[arg(long)]
+    pub no_loop_pass_cap: bool,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
     pub ilca: IlcaArgs,
+}
+
+/// One timed GPU run.
+#[derive(Clone, Copy)]
+struct Timed {
+    seconds: f64,
+    phases: Option<ilca::gpu::Phases>,
 }
 
 /// Work done by one engine on a batch.
@@ -76,11 +91,50 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let gpu = device.gpu().expect("a GPU device");
     errln!("GPU: {}", gpu.describe());
 
-    // Compile once outside the timing, so both sides are timed on work alone.
+    // Compile once and run once outside the timing (the driver's first-use work, e.g. its
+    // memory pools), so the timed runs measure the work alone.
     ilca::gpu::Kernel::cached(gpu, puzzles[0].box_size())?;
-    let t = Instant::now();
-    let g_res = ilca::run::run(&device, &Batch::runs(&puzzles, &params, a.runs), &|_| {})?;
-    let g = Measured::of(&g_res, t.elapsed().as_secs_f64());
+    let batch = Batch::runs(&puzzles, &params, a.runs);
+    let opts = ilca::gpu::GpuOptions {
+        loop_pass_cap: !a.no_loop_pass_cap,
+        ..Default::default()
+    };
+    let timed = |b: &Batch| -> Result<(Vec<InstanceResult>, Timed)> {
+        if params.prune == ilca::Prune::Off {
+            let t = Instant::now();
+            let (r, phases) = ilca::gpu::run_timed(gpu, b, &opts, &|_| {})?;
+            Ok((
+                r,
+                Timed {
+                    seconds: t.elapsed().as_secs_f64(),
+                    phases: Some(phases),
+                },
+            ))
+        } else {
+            // Pruning runs on the host first (ilca::run); no split of its time.
+            let t = Instant::now();
+            let r = ilca::run::run(&device, b, &|_| {})?;
+            Ok((
+                r,
+                Timed {
+                    seconds: t.elapsed().as_secs_f64(),
+                    phases: None,
+                },
+            ))
+        }
+    };
+    let (g_res, first) = timed(&batch)?;
+    let mut runs = Vec::new();
+    for _ in 0..a.repeat {
+        let (r, t) = timed(&batch)?;
+        if r != g_res {
+            bail!("the GPU gave different results for the same batch on a repeated run");
+        }
+        runs.push(t);
+    }
+    runs.sort_by(|x, y| x.seconds.total_cmp(&y.seconds));
+    let median = runs[runs.len() / 2];
+    let g = Measured::of(&g_res, median.seconds);
 
     // The CPU runs the first `cpu_instances` instances: whole puzzles × runs.
     let cpu_puzzles = if a.cpu_instances == 0 {
@@ -125,6 +179,28 @@ pub fn run(a: Args) -> Result<ExitCode> {
             m.steps_per_s() * cells,
             m.solved as f64 / m.seconds
         );
+    }
+    outln!(
+        "gpu runs: first (untimed warm-up) {:.4} s; {} timed: median {:.4} s, min {:.4} s, max {:.4} s",
+        first.seconds,
+        runs.len(),
+        median.seconds,
+        runs[0].seconds,
+        runs[runs.len() - 1].seconds
+    );
+    if let Some(p) = median.phases {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        outln!(
+            "gpu median run: prepare {:.2} ms, upload {:.2} ms, compute and readback {:.2} ms, \
+             results {:.2} ms",
+            ms(p.prepare),
+            ms(p.upload),
+            ms(p.compute),
+            ms(p.results)
+        );
+    }
+    if a.no_loop_pass_cap {
+        outln!("gpu: without the per-dispatch loop-pass cap");
     }
     outln!(
         "gpu/cpu instance-steps/s ratio: {}x (cpu: {} threads)",

@@ -63,19 +63,40 @@ impl Gpu {
         if bytes == 0 {
             return Ok(Vec::new());
         }
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("staging"),
-            size: bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let staging = self.staging("staging", bytes);
         let mut enc = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         enc.copy_buffer_to_buffer(src, offset, &staging, 0, bytes);
+        let out = self.submit_and_read(enc, &staging, bytes)?;
+        Ok(bytemuck::pod_collect_to_vec::<u8, T>(&out))
+    }
+
+    /// A buffer the host maps to read what command encoders copied into it.
+    pub fn staging(&self, label: &str, bytes: u64) -> wgpu::Buffer {
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: bytes.max(4),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// Submits `enc` (whose last commands copy into `staging`), waits for it, and returns the
+    /// first `bytes` bytes of `staging`; the buffer is unmapped again, ready for reuse. One
+    /// submission and one wait, however many buffers `enc` copied.
+    pub fn submit_and_read(
+        &self,
+        enc: wgpu::CommandEncoder,
+        staging: &wgpu::Buffer,
+        bytes: u64,
+    ) -> Result<Vec<u8>> {
         let idx = self.queue.submit([enc.finish()]);
+        if bytes == 0 {
+            return Ok(Vec::new());
+        }
         let (tx, rx) = std::sync::mpsc::channel();
-        staging.map_async(wgpu::MapMode::Read, .., move |r| {
+        staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
             let _ = tx.send(r);
         });
         self.device
@@ -87,12 +108,10 @@ impl Gpu {
         rx.recv()
             .context("the GPU readback was dropped")?
             .context("mapping the readback buffer")?;
-        let out = {
-            let view = staging
-                .get_mapped_range(..)
-                .context("reading the mapped buffer")?;
-            bytemuck::cast_slice::<u8, T>(&view).to_vec()
-        };
+        let out = staging
+            .get_mapped_range(..bytes)
+            .context("reading the mapped buffer")?
+            .to_vec();
         staging.unmap();
         Ok(out)
     }

@@ -6,10 +6,12 @@ use anyhow::{ensure, Result};
 use std::mem::size_of;
 
 use super::cpu::Problem;
-use super::{Batch, Compare, IlcaParams, Instance, ResetCheck, TieBreak};
+use super::{Batch, Compare, IlcaParams, Instance, Prune, ResetCheck, TieBreak};
+use crate::choice::Choice;
 use crate::gpu::{grid_2d, Binding, BoundsChecks, Gpu, Pipeline, LOOP_PASS_BUDGET};
 use crate::puzzle::Grid;
 use crate::report::InstanceResult;
+use rayon::prelude::*;
 
 const KERNEL: &str = include_str!("../../shaders/ilca.wgsl");
 
@@ -114,13 +116,18 @@ pub struct GpuOptions {
     /// Cell-steps per submission: bounds the time of one submission (GPU watchdogs kill long
     /// ones). A submission holds one dispatch per [`max_steps_per_dispatch`] steps.
     pub cell_steps_per_submission: u64,
+    /// Cap the steps of a dispatch by [`max_steps_per_dispatch`] (on by default, on every
+    /// adapter). Off only to measure what the cap costs on a GPU without llvmpipe's loop
+    /// limit (`gpu-sudoku bench --no-loop-pass-cap`): on lavapipe, results then go wrong.
+    pub loop_pass_cap: bool,
 }
 
 impl Default for GpuOptions {
     fn default() -> Self {
         GpuOptions {
             max_chunk: 1 << 20,
-            cell_steps_per_submission: 1 << 29,
+            cell_steps_per_submission: 1 << 31,
+            loop_pass_cap: true,
         }
     }
 }
@@ -272,7 +279,33 @@ pub fn run(
     opts: &GpuOptions,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<InstanceResult>> {
-    Ok(run_inner(gpu, batch, opts, progress, false)?.0)
+    Ok(run_timed(gpu, batch, opts, progress)?.0)
+}
+
+/// Where the wall time of a GPU run went (`gpu-sudoku bench` prints it).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Phases {
+    /// Host work before the GPU is touched: tables, initial weights, instance lines.
+    pub prepare: std::time::Duration,
+    /// Buffers created and filled, the bind group.
+    pub upload: std::time::Duration,
+    /// From the first submission until the results are back on the host: the kernel's
+    /// dispatches, the status read after each submission and the final readback.
+    pub compute: std::time::Duration,
+    /// Host work on the read-back results: grids built and checked.
+    pub results: std::time::Duration,
+}
+
+/// [`run`], also saying where its time went.
+pub fn run_timed(
+    gpu: &Gpu,
+    batch: &Batch,
+    opts: &GpuOptions,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<(Vec<InstanceResult>, Phases)> {
+    let mut phases = Phases::default();
+    let (results, _) = run_inner(gpu, batch, opts, progress, false, &mut phases)?;
+    Ok((results, phases))
 }
 
 /// [`run`], also returning every instance's final weights (as
@@ -283,7 +316,7 @@ pub fn run_keeping_weights(
     opts: &GpuOptions,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
-    run_inner(gpu, batch, opts, progress, true)
+    run_inner(gpu, batch, opts, progress, true, &mut Phases::default())
 }
 
 fn run_inner(
@@ -292,6 +325,7 @@ fn run_inner(
     opts: &GpuOptions,
     progress: &(dyn Fn(usize) + Sync),
     keep_weights: bool,
+    phases: &mut Phases,
 ) -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
     batch.validate()?;
     let Some(first) = batch.puzzles.first() else {
@@ -306,6 +340,7 @@ fn run_inner(
     let g = first.geometry();
     let (cells, n) = (g.cells, g.n);
 
+    let clock = std::time::Instant::now();
     // Tables shared by every instance: peers, units, then each setting's block.
     let mut tables: Vec<u32> = g.peers.iter().map(|&x| x as u32).collect();
     tables.extend(g.units.iter().map(|&x| x as u32));
@@ -313,6 +348,7 @@ fn run_inner(
         tables.extend(setting_words(s, g.n_peers));
     }
     let tables_buf = gpu.storage_init("ilca tables", &tables);
+    phases.upload += clock.elapsed();
 
     // Chunk size: a chunk's weights (cells × n f32 per instance) and puzzle data (at most one
     // puzzle per instance) must each fit one binding.
@@ -331,6 +367,7 @@ fn run_inner(
             opts,
             progress,
             keep_weights,
+            phases,
         )?;
         results.extend(r);
         weights.extend(w);
@@ -348,7 +385,9 @@ fn run_chunk(
     opts: &GpuOptions,
     progress: &(dyn Fn(usize) + Sync),
     keep_weights: bool,
+    phases: &mut Phases,
 ) -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
+    let clock = std::time::Instant::now();
     let g = crate::puzzle::Geometry::get(kernel.b);
     let (cells, n) = (g.cells, g.n);
     let count = part.len();
@@ -356,14 +395,19 @@ fn run_chunk(
     // Puzzle data of the puzzles this chunk touches, in order of first use: clues, then initial
     // weight bits. Of a setting, initial weights depend on its pruning only (`logic` removes
     // candidates), so there is one copy per (puzzle, pruning) and any such setting prepares it.
-    let mut local = std::collections::HashMap::new();
+    let prunings = Prune::ALL.len();
+    let pruning_of: Vec<usize> = (batch.settings.iter())
+        .map(|s| Prune::ALL.iter().position(|&p| p == s.prune).unwrap_or(0))
+        .collect();
+    let key_of = |i: &Instance| i.puzzle * prunings + pruning_of[i.setting];
+    let mut local = vec![u32::MAX; batch.puzzles.len() * prunings];
     let mut order = Vec::new();
-    let key_of = |i: &Instance| (i.puzzle, batch.settings[i.setting].prune);
     for i in part {
-        local.entry(key_of(i)).or_insert_with(|| {
+        let slot = &mut local[key_of(i)];
+        if *slot == u32::MAX {
+            *slot = order.len() as u32;
             order.push(*i);
-            order.len() - 1
-        });
+        }
     }
     let mut pdata = Vec::with_capacity(order.len() * (cells + cells * n));
     for i in &order {
@@ -374,7 +418,7 @@ fn run_chunk(
     let info: Vec<InstanceInfo> = part
         .iter()
         .map(|i| InstanceInfo {
-            local_puzzle: local[&key_of(i)] as u32,
+            local_puzzle: local[key_of(i)],
             key: batch.key(i),
             setting: i.setting as u32,
         })
@@ -384,6 +428,8 @@ fn run_chunk(
         .map(|i| batch.settings[i.setting].steps)
         .max()
         .unwrap_or(1);
+    phases.prepare += clock.elapsed();
+    let clock = std::time::Instant::now();
     let pdata_buf = gpu.storage_init("ilca puzzles", &pdata);
     let info_buf = gpu.storage_init("ilca instances", &info);
     let weights_buf = gpu.storage_zeroed(
@@ -414,7 +460,11 @@ fn run_chunk(
     // (copied from a list into the uniform buffer before its pass).
     let k_steps =
         (opts.cell_steps_per_submission / (count * cells) as u64).clamp(1, max_steps as u64) as u32;
-    let cap = max_steps_per_dispatch(kernel.b)?;
+    let cap = if opts.loop_pass_cap {
+        max_steps_per_dispatch(kernel.b)?
+    } else {
+        max_steps
+    };
     let list_buf = gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("ilca params per dispatch"),
         size: k_steps.div_ceil(cap) as u64 * uniform_size,
@@ -422,9 +472,32 @@ fn run_chunk(
         mapped_at_creation: false,
     });
 
+    // One staging buffer for every readback: the status words after each submission, and after
+    // the submission that reaches the last step also the choices (and weights), copied by the
+    // same submission: one wait for the whole result.
+    let status_bytes = (count * size_of::<u32>()) as u64;
+    let choices_bytes = (count * cells * size_of::<u32>()) as u64;
+    let weights_bytes = if keep_weights {
+        (count * cells * n * size_of::<f32>()) as u64
+    } else {
+        0
+    };
+    let all_bytes = status_bytes + choices_bytes + weights_bytes;
+    let staging = gpu.staging("ilca readback", all_bytes);
+    let copy_results = |enc: &mut wgpu::CommandEncoder| {
+        enc.copy_buffer_to_buffer(&choices_buf, 0, &staging, status_bytes, choices_bytes);
+        if keep_weights {
+            let at = status_bytes + choices_bytes;
+            enc.copy_buffer_to_buffer(&weights_buf, 0, &staging, at, weights_bytes);
+        }
+    };
+    phases.upload += clock.elapsed();
+    let clock = std::time::Instant::now();
+
     let mut t0 = 0u32;
     let mut finished = 0usize;
     let mut status = vec![0u32; count];
+    let mut result_bytes = None;
     while t0 < max_steps {
         let end_t = t0 + k_steps.min(max_steps - t0);
         let mut list = Vec::new();
@@ -454,10 +527,19 @@ fn run_chunk(
             enc.copy_buffer_to_buffer(&list_buf, i * uniform_size, &uniform_buf, 0, uniform_size);
             kernel.pipeline.dispatch(&mut enc, &bind, groups);
         }
-        gpu.queue.submit([enc.finish()]);
         t0 = end_t;
         // Only the status words come back between submissions.
-        status = gpu.read_u32(&status_buf, count)?;
+        enc.copy_buffer_to_buffer(&status_buf, 0, &staging, 0, status_bytes);
+        let last = t0 == max_steps;
+        if last {
+            copy_results(&mut enc);
+        }
+        let bytes =
+            gpu.submit_and_read(enc, &staging, if last { all_bytes } else { status_bytes })?;
+        status = bytemuck::pod_collect_to_vec(&bytes[..status_bytes as usize]);
+        if last {
+            result_bytes = Some(bytes);
+        }
         let done = status.iter().filter(|&&s| s != 0).count();
         progress(done - finished);
         finished = done;
@@ -467,38 +549,54 @@ fn run_chunk(
     }
     // Cannot happen once every step ran; counted so progress still ends at 100%.
     progress(count - finished);
-    let choices = gpu.read_u32(&choices_buf, count * cells)?;
-    let weights: Vec<f32> = if keep_weights {
-        gpu.read_pod(&weights_buf, 0, count * cells * n)?
-    } else {
-        Vec::new()
+    let bytes = match result_bytes {
+        Some(b) => b,
+        // Every instance finished before the last step.
+        None => {
+            let mut enc = gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("ilca results"),
+                });
+            copy_results(&mut enc);
+            gpu.submit_and_read(enc, &staging, all_bytes)?
+        }
     };
-    let mut out = Vec::with_capacity(count);
-    for (k, i) in part.iter().enumerate() {
-        let cells_k: Vec<u8> = choices[k * cells..(k + 1) * cells]
-            .iter()
-            .map(|&v| v as u8)
-            .collect();
-        let grid = Grid::from_cells(kernel.b, cells_k)?;
-        let st = status[k];
-        let ok = st != 0 && st & EXHAUSTED == 0;
-        out.push(InstanceResult {
-            puzzle: i.puzzle,
-            run: i.run,
-            solved: ok && grid.is_solution_of(&batch.puzzles[i.puzzle]),
-            steps: if ok {
-                st
-            } else {
-                batch.settings[i.setting].steps
-            },
-            grid: grid.to_line(),
-        });
-    }
+    phases.compute += clock.elapsed();
+    let clock = std::time::Instant::now();
+    let at = status_bytes as usize;
+    let choices: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes[at..at + choices_bytes as usize]);
+    let weights: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes[at + choices_bytes as usize..]);
+    drop(bytes);
+    // Grids built and checked on every core (a million instances take half a second on one).
+    let out = (part.par_iter().enumerate())
+        .map(|(k, i)| -> Result<InstanceResult> {
+            let cells_k: Vec<u8> = choices[k * cells..(k + 1) * cells]
+                .iter()
+                .map(|&v| v as u8)
+                .collect();
+            let grid = Grid::from_cells(kernel.b, cells_k)?;
+            let st = status[k];
+            let ok = st != 0 && st & EXHAUSTED == 0;
+            Ok(InstanceResult {
+                puzzle: i.puzzle,
+                run: i.run,
+                solved: ok && grid.is_solution_of(&batch.puzzles[i.puzzle]),
+                steps: if ok {
+                    st
+                } else {
+                    batch.settings[i.setting].steps
+                },
+                grid: grid.to_line(),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
     let per_instance = cells * n;
     let weights = weights
         .chunks(per_instance.max(1))
         .map(<[f32]>::to_vec)
         .collect();
+    phases.results += clock.elapsed();
     Ok((out, weights))
 }
 

@@ -11,7 +11,7 @@ use super::enhance::{self, Search};
 use super::{finish, Problem, Readoff, RfssOutcome, RfssParams, Underflow};
 use crate::gpu::{grid_2d, Binding, BoundsChecks, Gpu, Pipeline, LOOP_PASS_BUDGET};
 use crate::puzzle::Grid;
-use anyhow::{bail, Result};
+use anyhow::{bail, ensure, Result};
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
@@ -21,13 +21,17 @@ pub const SHADER: &str = include_str!("../../shaders/rfss.wgsl");
 /// Workgroup size of the kernel (= [`super::arith::LANES`]).
 pub const WORKGROUP: u32 = super::arith::LANES as u32;
 
-/// Most generations in one submission (bounds the time of a dispatch, e.g. for OS watchdogs).
-pub const MAX_GENS_PER_SUBMIT: u32 = 1000;
+/// Most generations in one dispatch (bounds the time of a dispatch, e.g. for OS watchdogs).
+pub const MAX_GENS_PER_DISPATCH: u32 = 1000;
+
+/// Most generations in one submission, which holds as many dispatches as these need; between
+/// submissions the host reads every instance's read-off state (one wait each).
+pub const MAX_GENS_PER_SUBMIT: u32 = 1_000_000;
 
 /// Upper bound of the loop passes one invocation of the kernel makes per generation on `prob`:
 /// every loop counted as its trip count plus one exit pass, for the lane with the most work
 /// (strided loops: ⌈n/256⌉ trips; inner loops: the longest covering list), no loop assumed
-/// unrolled (the `rcp` loop and the reduction tree are counted). The kernel's generation loop
+/// unrolled (the `rcp` loop is counted; the reduction tree has no loop). The kernel's generation loop
 /// adds one pass per generation. Measured on lavapipe for the 16x16 of the tests: 67 passes per
 /// generation for the busiest 8-lane group; this bound gives more (a test checks it).
 pub fn loop_passes_per_generation(prob: &Problem) -> u64 {
@@ -38,11 +42,9 @@ pub fn loop_passes_per_generation(prob: &Problem) -> u64 {
     let l_cell = (0..n_blank).map(len).max().unwrap_or(0);
     let strided = |n: usize, inner: u64| q(n) + 1 + q(n) * inner;
     let rcp = super::arith::RCP_STEPS as u64 + 1;
-    let tree = WORKGROUP.trailing_zeros() as u64 + 1;
     1 // the generation loop
         + strided(n_res, l_all + 1) // 1. loads
         + strided(n_sp, rcp) // 2. w (with rcp per species)
-        + tree
         + rcp // 2. normaliser
         + strided(n_sp, 0) // 3. selection
         + strided(n_blank, l_cell) // 4. read-off argmax
@@ -59,7 +61,7 @@ pub fn max_gens_per_dispatch(passes: u64) -> Result<u32> {
              the {LOOP_PASS_BUDGET} a dispatch may make; run it on the CPU"
         );
     }
-    Ok(g.min(MAX_GENS_PER_SUBMIT as u64) as u32)
+    Ok(g.min(MAX_GENS_PER_DISPATCH as u64) as u32)
 }
 
 /// Aimed-at wall time of one submission; the generations per submission adapt to it (results do
@@ -184,20 +186,35 @@ crate::wgsl_struct!(GpuReadoff as RFSS_READOFF {
     generation, streak, streak_start, conflicts, unchanged, flags, limit, pad
 });
 
-/// The RFSS kernel, compiled once per device (with naga's bounds checks: its indices come from
-/// per-instance headers).
+/// The RFSS kernel, compiled once per device, without naga's bounds checks (they cost about a
+/// fifth of its speed on an H200): the host checks every index the kernel will derive before it
+/// places an instance's data ([`check_placement`]).
 fn kernel(gpu: &Gpu) -> Result<std::sync::Arc<Pipeline>> {
     gpu.cached("rfss", || {
-        Pipeline::new(gpu, "rfss", SHADER, &BINDINGS, BoundsChecks::On)
+        Pipeline::new(gpu, "rfss", SHADER, &BINDINGS, BoundsChecks::Off)
     })
 }
 
 /// Knobs of the GPU engine that do not change results.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct GpuOptions {
-    /// Generations per submission, fixed (still capped by the loop budget, see
-    /// [`max_gens_per_dispatch`]); `None` adapts them to a submission time of about 200 ms.
+    /// Generations per submission, fixed (a submission holds as many dispatches as the loop
+    /// budget needs, see [`max_gens_per_dispatch`]); `None` adapts them to a submission time of
+    /// about 200 ms.
     pub gens_per_submit: Option<u32>,
+    /// Cap the generations of a dispatch by [`max_gens_per_dispatch`] (on by default, on every
+    /// adapter). Off only to measure what the cap costs on a GPU without llvmpipe's loop limit
+    /// (dispatches of up to [`MAX_GENS_PER_DISPATCH`]); on lavapipe, results then go wrong.
+    pub loop_pass_cap: bool,
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        GpuOptions {
+            gens_per_submit: None,
+            loop_pass_cap: true,
+        }
+    }
 }
 
 /// Runs every puzzle on the GPU; outcomes in puzzle order, the same as [`super::cpu::run`],
@@ -282,7 +299,7 @@ pub fn run_keeping_proportions(
             end += 1;
         }
         let batch = &mut slots[start..end];
-        run_batch(gpu, &k, batch, params, opts.gens_per_submit, progress)?;
+        run_batch(gpu, &k, batch, params, opts, progress)?;
         for s in batch.iter_mut() {
             out[s.puzzle_index] = Some((
                 s.finished.take().expect("finished instance"),
@@ -336,7 +353,7 @@ fn capacities(slots: &[Slot]) -> Vec<Header> {
 
 /// A problem placed in slot `cap`: its header (offsets of the slot, the problem's own sizes),
 /// its species' resources, and its csr block (pointers padded to the slot's capacity, then lists).
-fn place(cap: &Header, prob: &Problem) -> (Header, Vec<u32>, Vec<u32>) {
+fn place(cap: &Header, prob: &Problem) -> Result<(Header, Vec<u32>, Vec<u32>)> {
     let header = Header {
         n_sp: prob.n_species() as u32,
         n_res: prob.n_res as u32,
@@ -347,10 +364,48 @@ fn place(cap: &Header, prob: &Problem) -> (Header, Vec<u32>, Vec<u32>) {
     let mut csr = prob.res_ptr.clone();
     csr.resize(cap.n_res as usize + 1, *prob.res_ptr.last().unwrap_or(&0));
     csr.extend_from_slice(&prob.res_sp);
-    (header, sp_res, csr)
+    check_placement(cap, &header, &sp_res, &csr)?;
+    Ok((header, sp_res, csr))
 }
 
-fn layout(engines: &[State], caps: &[Header], params: &RfssParams) -> Layout {
+/// Every index the kernel derives from an instance's data stays inside the instance's slot
+/// `cap`: its species' resources (the first, its cell, a blank cell's read-off), the covering
+/// lists and their bounds, and each blank cell's list is non-empty (the read-off starts from
+/// its first species). The kernel runs without bounds checks on this promise.
+fn check_placement(cap: &Header, h: &Header, sp_res: &[u32], csr: &[u32]) -> Result<()> {
+    let ptr_len = cap.n_res as usize + 1;
+    ensure!(
+        h.n_sp <= cap.n_sp
+            && h.n_res <= cap.n_res
+            && h.n_blank <= cap.n_blank.min(h.n_res)
+            && sp_res.len() == 4 * h.n_sp as usize
+            && csr.len() >= ptr_len
+            && csr.len() <= ptr_len + 4 * cap.n_sp as usize,
+        "internal error: an RFSS instance does not fit its GPU slot"
+    );
+    let species_ok = sp_res
+        .chunks(4)
+        .all(|r| r[0] < h.n_blank && r.iter().all(|&x| x < h.n_res));
+    ensure!(
+        species_ok,
+        "internal error: an RFSS species names a resource out of range"
+    );
+    let (ptr, list) = csr.split_at(ptr_len);
+    for r in 0..h.n_res as usize {
+        let (a, e) = (ptr[r] as usize, ptr[r + 1] as usize);
+        ensure!(
+            a <= e && e <= list.len() && (a < e || r >= h.n_blank as usize),
+            "internal error: RFSS resource {r} has a covering list out of range"
+        );
+        ensure!(
+            list[a..e].iter().all(|&x| x < h.n_sp),
+            "internal error: RFSS resource {r} lists a species out of range"
+        );
+    }
+    Ok(())
+}
+
+fn layout(engines: &[State], caps: &[Header], params: &RfssParams) -> Result<Layout> {
     let total_sp: usize = caps.iter().map(|c| c.n_sp as usize).sum();
     let total_res: usize = caps.iter().map(|c| c.n_res as usize).sum();
     let total_csr: usize = caps
@@ -368,7 +423,7 @@ fn layout(engines: &[State], caps: &[Header], params: &RfssParams) -> Layout {
         n_scratch: total_sp + total_res,
     };
     for (e, cap) in engines.iter().zip(caps) {
-        let (h, spr, csr) = place(cap, &e.prob);
+        let (h, spr, csr) = place(cap, &e.prob)?;
         l.sp_res[4 * h.sp_off as usize..][..spr.len()].copy_from_slice(&spr);
         l.csr[h.ptr_off as usize..][..csr.len()].copy_from_slice(&csr);
         l.p[h.sp_off as usize..][..e.p.len()].copy_from_slice(&e.p);
@@ -377,7 +432,7 @@ fn layout(engines: &[State], caps: &[Header], params: &RfssParams) -> Layout {
             .push(GpuReadoff::from(&e.st, params.max_generations));
         l.headers.push(h);
     }
-    l
+    Ok(l)
 }
 
 fn kparams(params: &RfssParams, n_inst: u32, groups_x: u32) -> KParams {
@@ -444,9 +499,12 @@ impl Buffers {
     }
 
     /// Submits one dispatch (the generations in the params buffer).
-    fn dispatch(&self, gpu: &Gpu, k: &Pipeline, groups: (u32, u32)) {
+    /// Submits `count` dispatches of the kernel with the current parameters.
+    fn dispatch(&self, gpu: &Gpu, k: &Pipeline, groups: (u32, u32), count: u32) {
         let mut enc = gpu.device.create_command_encoder(&Default::default());
-        k.dispatch(&mut enc, &self.bind, groups);
+        for _ in 0..count {
+            k.dispatch(&mut enc, &self.bind, groups);
+        }
         gpu.queue.submit([enc.finish()]);
     }
 }
@@ -480,7 +538,7 @@ pub fn trace_dispatches(
     let mut p2 = params.clone();
     p2.max_generations = u32::MAX;
     p2.stable_generations = u32::MAX;
-    let lay = layout(std::slice::from_ref(&e), &caps, &p2);
+    let lay = layout(std::slice::from_ref(&e), &caps, &p2)?;
     let mut kp = kparams(&p2, 1, 1);
     let bufs = Buffers::new(gpu, &k, &lay, &kp);
     let most = if capped {
@@ -496,7 +554,7 @@ pub fn trace_dispatches(
             left -= kp.gens;
             gpu.queue
                 .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&kp));
-            bufs.dispatch(gpu, &k, (1, 1));
+            bufs.dispatch(gpu, &k, (1, 1), 1);
         }
         let p: Vec<f32> = gpu.read_pod(&bufs.p, 0, lay.p.len())?;
         let s: Vec<f32> = gpu.read_pod(&bufs.scratch, 0, lay.n_scratch)?;
@@ -510,9 +568,10 @@ fn run_batch(
     k: &Pipeline,
     slots: &mut [Slot],
     params: &RfssParams,
-    fixed: Option<u32>,
+    opts: &GpuOptions,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<()> {
+    let fixed = opts.gens_per_submit;
     let n = slots.len();
     // Generation 0 (initial proportions and read-off) on the host, with the CPU code.
     let engines: Vec<State> = slots
@@ -520,7 +579,7 @@ fn run_batch(
         .map(|s| State::new(s.prob.clone(), params))
         .collect();
     let capacity = capacities(slots);
-    let mut lay = layout(&engines, &capacity, params);
+    let mut lay = layout(&engines, &capacity, params)?;
     let groups = grid_2d(gpu, n as u32);
     let mut kp = kparams(params, n as u32, groups.0);
     let bufs = Buffers::new(gpu, k, &lay, &kp);
@@ -560,7 +619,7 @@ fn run_batch(
                         ..params.clone()
                     };
                     let e = State::new(prob, &sub);
-                    let (hdr, spr, csr) = place(&capacity[i], &e.prob);
+                    let (hdr, spr, csr) = place(&capacity[i], &e.prob)?;
                     let q = &gpu.queue;
                     q.write_buffer(
                         &bufs.headers,
@@ -636,20 +695,29 @@ fn run_batch(
             .map(|i| slots[i].passes)
             .max()
             .unwrap_or(1);
-        kp.gens = gens_per_submit
-            .min(remaining)
-            .min(max_gens_per_dispatch(passes)?)
-            .max(1);
+        // This submission's generations, in dispatches of `kp.gens` (the last may run past
+        // `remaining`: an instance stops at its own limit). With an enhancement, one dispatch:
+        // a stalled instance waits for the host until the submission ends.
+        let per_dispatch = if opts.loop_pass_cap {
+            max_gens_per_dispatch(passes)?
+        } else {
+            MAX_GENS_PER_DISPATCH
+        };
+        let mut total = gens_per_submit.min(remaining).max(1);
+        if kp.stall != 0 {
+            total = total.min(per_dispatch);
+        }
+        kp.gens = total.min(per_dispatch);
         gpu.queue
             .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&kp));
         let t0 = Instant::now();
-        bufs.dispatch(gpu, k, groups);
+        bufs.dispatch(gpu, k, groups, total.div_ceil(kp.gens));
         states = gpu.read_pod(&bufs.state, 0, n)?;
         if fixed.is_none() {
             let dt = t0.elapsed().max(Duration::from_micros(50));
             let scale = TARGET_SUBMIT.as_secs_f64() / dt.as_secs_f64();
             gens_per_submit =
-                ((kp.gens as f64 * scale.clamp(0.5, 4.0)) as u32).clamp(1, MAX_GENS_PER_SUBMIT);
+                ((total as f64 * scale.clamp(0.5, 4.0)) as u32).clamp(1, MAX_GENS_PER_SUBMIT);
         }
     }
     // Final read-offs and proportions.
@@ -674,4 +742,61 @@ fn run_batch(
         )?);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kernel reads without bounds checks: a placement with any index out of its slot is
+    /// refused on the host.
+    #[test]
+    fn placements_out_of_range_are_refused() {
+        let g = crate::puzzle::parse_str("1.3.3.1..1.3.3.1", None).unwrap()[0]
+            .grid
+            .clone();
+        let prob = Problem::build(&g).unwrap();
+        let (n_sp, n_res, n_blank) = (
+            prob.n_species() as u32,
+            prob.n_res as u32,
+            prob.n_blank() as u32,
+        );
+        let cap = Header {
+            sp_off: 0,
+            n_sp,
+            n_res,
+            load_off: n_sp,
+            ptr_off: 0,
+            list_off: n_res + 1,
+            blank_off: 0,
+            n_blank,
+        };
+        let (h, spr, csr) = place(&cap, &prob).unwrap();
+        let ptr_len = n_res as usize + 1;
+        let refused = |h: &Header, spr: &[u32], csr: &[u32]| check_placement(&cap, h, spr, csr);
+        // A species naming a resource past the last, or a cell that is not blank.
+        let mut bad = spr.clone();
+        bad[1] = n_res;
+        assert!(refused(&h, &bad, &csr).is_err());
+        let mut bad = spr.clone();
+        bad[0] = n_blank;
+        assert!(refused(&h, &bad, &csr).is_err());
+        // A covering list naming a species past the last, or ending past the lists.
+        let mut bad = csr.clone();
+        bad[ptr_len] = n_sp;
+        assert!(refused(&h, &spr, &bad).is_err());
+        let mut bad = csr.clone();
+        bad[n_res as usize] = csr.len() as u32;
+        assert!(refused(&h, &spr, &bad).is_err());
+        // A blank cell with no species: the read-off would read past its list.
+        let mut bad = csr.clone();
+        bad[1] = bad[0];
+        assert!(refused(&h, &spr, &bad).is_err());
+        // More species than the slot holds.
+        let big = Header {
+            n_sp: n_sp + 1,
+            ..h
+        };
+        assert!(refused(&big, &spr, &csr).is_err());
+    }
 }
