@@ -6,6 +6,14 @@
 // a dispatch under llvmpipe's 65,535 loop passes per invocation. Adding or changing a loop means
 // updating that bound (docs/RFSS.md, "Loop budget per dispatch").
 
+//
+// The host prepends `const` lines for WGM, WG_SP, WG_RES and WG_BLANK (src/rfss/gpu.rs, `source`):
+// when WGM is true, every instance of the batch fits workgroup memory (at most WG_SP species,
+// WG_RES resources, WG_BLANK blank cells), and a dispatch keeps the instance's proportions p,
+// shares w, loads and read-off there, loaded at its start and written back at its end (the
+// stages gather these by index; workgroup memory answers such reads far faster than the
+// caches). Otherwise they stay in the storage buffers. The arithmetic is the same either way.
+
 const LANES: u32 = 256u;          // = arith::LANES: fixes the summation tree of the normaliser
 const RCP_MAGIC: u32 = 0x7EF311C3u; // = arith::RCP_MAGIC
 const RCP_STEPS: u32 = 4u;        // = arith::RCP_STEPS
@@ -62,6 +70,10 @@ struct Readoff {
 @group(0) @binding(6) var<storage, read_write> argmax: array<u32>;
 @group(0) @binding(7) var<storage, read_write> state: array<Readoff>;
 
+var<workgroup> wp: array<f32, WG_SP>;
+var<workgroup> ww: array<f32, WG_SP>;
+var<workgroup> wl: array<f32, WG_RES>;
+var<workgroup> wa: array<u32, WG_BLANK>;
 var<workgroup> lanes: array<f32, LANES>;
 var<workgroup> lanes32: array<f32, 32>;
 var<workgroup> wg_conflicts: atomic<u32>;
@@ -83,6 +95,69 @@ fn rcp(m: f32) -> f32 {
         y = y * e;
     }
     return y;
+}
+
+// Where the instance's mutable arrays live during the dispatch (see WGM).
+fn get_p(h: Header, x: u32) -> f32 {
+    if (WGM) {
+        return wp[x];
+    }
+    return p[h.sp_off + x];
+}
+fn set_p(h: Header, x: u32, v: f32) {
+    if (WGM) {
+        wp[x] = v;
+    } else {
+        p[h.sp_off + x] = v;
+    }
+}
+fn get_w(h: Header, x: u32) -> f32 {
+    if (WGM) {
+        return ww[x];
+    }
+    return scratch[h.sp_off + x];
+}
+fn set_w(h: Header, x: u32, v: f32) {
+    if (WGM) {
+        ww[x] = v;
+    } else {
+        scratch[h.sp_off + x] = v;
+    }
+}
+fn get_load(h: Header, r: u32) -> f32 {
+    if (WGM) {
+        return wl[r];
+    }
+    return scratch[h.load_off + r];
+}
+fn set_load(h: Header, r: u32, v: f32) {
+    if (WGM) {
+        wl[r] = v;
+    } else {
+        scratch[h.load_off + r] = v;
+    }
+}
+fn get_argmax(h: Header, i: u32) -> u32 {
+    if (WGM) {
+        return wa[i];
+    }
+    return argmax[h.blank_off + i];
+}
+fn set_argmax(h: Header, i: u32, v: u32) {
+    if (WGM) {
+        wa[i] = v;
+    } else {
+        argmax[h.blank_off + i] = v;
+    }
+}
+
+// A barrier after a stage that wrote the arrays above.
+fn stage_barrier() {
+    if (WGM) {
+        workgroupBarrier();
+    } else {
+        storageBarrier();
+    }
 }
 
 fn quad(i: u32) -> vec4<f32> {
@@ -111,6 +186,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let h = headers[inst];
     let thr = bitcast<f32>(params.thr_bits);
+    if (WGM) {
+        for (var x = t; x < h.n_sp; x += LANES) {
+            wp[x] = p[h.sp_off + x];
+        }
+        for (var i = t; i < h.n_blank; i += LANES) {
+            wa[i] = argmax[h.blank_off + i];
+        }
+        workgroupBarrier();
+    }
+    var ran = false; // some generation ran in this dispatch (uniform: from wg_flags)
 
     for (var k = 0u; k < params.gens; k++) {
         if (t == 0u) {
@@ -122,6 +207,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if (flags != 0u) {
             break;
         }
+        ran = true;
 
         // Stage `loads` (cpu.rs): covering species in ascending order.
         for (var r = t; r < h.n_res; r += LANES) {
@@ -129,26 +215,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let e = csr[h.ptr_off + r + 1u];
             var acc = 0.0;
             for (var i = a; i < e; i++) {
-                acc = acc + p[h.sp_off + csr[h.list_off + i]];
+                acc = opaque(acc + get_p(h, csr[h.list_off + i]));
             }
-            scratch[h.load_off + r] = acc;
+            set_load(h, r, acc);
         }
-        storageBarrier();
+        stage_barrier();
 
         // Stage `shares` (cpu.rs): w = p / niche (4x niche: the factor cancels), then the
         // normaliser: lane partial sums and the tree of arith::lane_sum.
         var part = 0.0;
         for (var x = t; x < h.n_sp; x += LANES) {
-            let px = p[h.sp_off + x];
+            let px = get_p(h, x);
             var wx = 0.0;
             if (px != 0.0) {
                 let b = (h.sp_off + x) * 4u;
-                let m = ((scratch[h.load_off + sp_res[b]] + scratch[h.load_off + sp_res[b + 1u]])
-                    + scratch[h.load_off + sp_res[b + 2u]]) + scratch[h.load_off + sp_res[b + 3u]];
+                // opaque() between the additions: this order of summation, whatever the
+                // compiler (llvmpipe's GL compiler regrouped the plain expression).
+                let m = opaque(opaque(get_load(h, sp_res[b]) + get_load(h, sp_res[b + 1u]))
+                    + get_load(h, sp_res[b + 2u])) + get_load(h, sp_res[b + 3u]);
                 wx = opaque(px * rcp(m));
             }
-            scratch[h.sp_off + x] = wx;
-            part = part + wx;
+            set_w(h, x, wx);
+            part = opaque(part + wx);
         }
         lanes[t] = part;
         workgroupBarrier();
@@ -165,7 +253,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
         // Stage `select` (cpu.rs): proportionate selection and the underflow policy.
         for (var x = t; x < h.n_sp; x += LANES) {
-            let wx = scratch[h.sp_off + x];
+            let wx = get_w(h, x);
             var v = opaque(wx * rz);
             if (wx != 0.0 && v < thr) {
                 if (params.floor != 0u) {
@@ -174,9 +262,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     v = 0.0;
                 }
             }
-            p[h.sp_off + x] = v;
+            set_p(h, x, v);
         }
-        storageBarrier();
+        stage_barrier();
 
         // Stage `readoff` (cpu.rs): per blank cell the species of highest proportion (ties: lowest
         // index), then the conflicts.
@@ -184,21 +272,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let a = csr[h.ptr_off + i];
             let e = csr[h.ptr_off + i + 1u];
             var best = csr[h.list_off + a];
-            var bp = p[h.sp_off + best];
+            var bp = get_p(h, best);
             for (var j = a + 1u; j < e; j++) {
                 let x = csr[h.list_off + j];
-                let px = p[h.sp_off + x];
+                let px = get_p(h, x);
                 if (px > bp) {
                     best = x;
                     bp = px;
                 }
             }
-            if (argmax[h.blank_off + i] != best) {
+            if (get_argmax(h, i) != best) {
                 atomicOr(&wg_changed, 1u);
-                argmax[h.blank_off + i] = best;
+                set_argmax(h, i, best);
             }
         }
-        storageBarrier();
+        stage_barrier();
         for (var r = h.n_blank + t; r < h.n_res; r += LANES) {
             let a = csr[h.ptr_off + r];
             let e = csr[h.ptr_off + r + 1u];
@@ -206,7 +294,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             for (var j = a; j < e; j++) {
                 let x = csr[h.list_off + j];
                 let cell_res = sp_res[(h.sp_off + x) * 4u];
-                if (argmax[h.blank_off + cell_res] == x) {
+                if (get_argmax(h, cell_res) == x) {
                     chosen += 1u;
                 }
             }
@@ -248,5 +336,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             state[inst] = st;
         }
         // The next iteration's workgroupUniformLoad is the barrier that publishes st.flags.
+    }
+
+    if (WGM) {
+        workgroupBarrier();
+        for (var x = t; x < h.n_sp; x += LANES) {
+            p[h.sp_off + x] = wp[x];
+            if (ran) {
+                scratch[h.sp_off + x] = ww[x];
+            }
+        }
+        if (ran) {
+            for (var r = t; r < h.n_res; r += LANES) {
+                scratch[h.load_off + r] = wl[r];
+            }
+        }
+        for (var i = t; i < h.n_blank; i += LANES) {
+            argmax[h.blank_off + i] = wa[i];
+        }
     }
 }

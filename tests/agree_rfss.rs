@@ -7,7 +7,7 @@ mod common;
 use common::{grid, pattern_puzzle as puzzle, CLASSIC, CYCLING, HARD};
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::rfss::cpu::{self, generation, State};
-use gpu_sudoku::rfss::{gpu, Enhancement, Problem, RfssParams, Status, Underflow};
+use gpu_sudoku::rfss::{gpu, Enhancement, Problem, RfssOutcome, RfssParams, Status, Underflow};
 
 fn params(max: u32, stable: u32) -> RfssParams {
     RfssParams {
@@ -26,12 +26,20 @@ fn assert_gpu_matches_cpu_split(ps: &[Grid], par: &RfssParams, split: Option<u32
     let Some(gpu) = common::gpu() else {
         return;
     };
-    let opts = gpu::GpuOptions {
-        gens_per_submit: split,
-        ..Default::default()
-    };
-    let g = gpu::run_keeping_proportions(gpu, ps, par, &opts, &|_| {}).unwrap();
-    for (i, (pz, (go, gp))) in ps.iter().zip(&g).enumerate() {
+    // Both homes of an instance's arrays: workgroup memory and the storage buffers.
+    for workgroup_arrays in [true, false] {
+        let opts = gpu::GpuOptions {
+            gens_per_submit: split,
+            workgroup_arrays,
+            ..Default::default()
+        };
+        let g = gpu::run_keeping_proportions(gpu, ps, par, &opts, &|_| {}).unwrap();
+        check_against_cpu(ps, par, &g);
+    }
+}
+
+fn check_against_cpu(ps: &[Grid], par: &RfssParams, g: &[(RfssOutcome, Vec<f32>)]) {
+    for (i, (pz, (go, gp))) in ps.iter().zip(g).enumerate() {
         let co = cpu::run_one(pz, par).unwrap();
         assert_eq!(&co, go, "puzzle {i}: outcome differs");
         // Final proportions, bit for bit: rerun the CPU engine on the final problem.

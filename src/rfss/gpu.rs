@@ -43,6 +43,9 @@ pub fn loop_passes_per_generation(prob: &Problem) -> u64 {
     let strided = |n: usize, inner: u64| q(n) + 1 + q(n) * inner;
     let rcp = super::arith::RCP_STEPS as u64 + 1;
     1 // the generation loop
+        // the loops that load the workgroup arrays and write them back, once per dispatch,
+        // counted per generation as an upper bound
+        + 2 * strided(n_sp, 0) + strided(n_res, 0) + 2 * strided(n_blank, 0)
         + strided(n_res, l_all + 1) // 1. loads
         + strided(n_sp, rcp) // 2. w (with rcp per species)
         + rcp // 2. normaliser
@@ -186,12 +189,62 @@ crate::wgsl_struct!(GpuReadoff as RFSS_READOFF {
     generation, streak, streak_start, conflicts, unchanged, flags, limit, pad
 });
 
-/// The RFSS kernel, compiled once per device, without naga's bounds checks (they cost about a
-/// fifth of its speed on an H200): the host checks every index the kernel will derive before it
-/// places an instance's data ([`check_placement`]).
-fn kernel(gpu: &Gpu) -> Result<std::sync::Arc<Pipeline>> {
-    gpu.cached("rfss", || {
-        Pipeline::new(gpu, "rfss", SHADER, &BINDINGS, BoundsChecks::Off)
+/// Sizes of the workgroup arrays a kernel variant holds an instance in (`WG_*` in rfss.wgsl),
+/// or `None`: the instances stay in the storage buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkgroupArrays {
+    pub species: u32,
+    pub resources: u32,
+    pub blanks: u32,
+}
+
+impl WorkgroupArrays {
+    /// Arrays for the largest of `caps` (rounded up, so that batches share variants), if they
+    /// fit the device's workgroup memory beside the kernel's other workgroup variables.
+    pub(crate) fn fitting(
+        gpu: &Gpu,
+        caps: impl Iterator<Item = Header>,
+    ) -> Option<WorkgroupArrays> {
+        let up = |x: u32| x.div_ceil(256).max(1) * 256;
+        let (mut sp, mut res, mut blank) = (0, 0, 0);
+        for c in caps {
+            (sp, res, blank) = (sp.max(c.n_sp), res.max(c.n_res), blank.max(c.n_blank));
+        }
+        let a = WorkgroupArrays {
+            species: up(sp),
+            resources: up(res),
+            blanks: up(blank),
+        };
+        // p and w per species, a load per resource, a read-off per blank cell; the lanes of
+        // the normaliser and a few words more.
+        let bytes = 4 * (2 * a.species as u64 + a.resources as u64 + a.blanks as u64 + 512);
+        (bytes <= gpu.limits.max_compute_workgroup_storage_size as u64).then_some(a)
+    }
+}
+
+/// The kernel's source for `arrays` (its `const` lines, then shaders/rfss.wgsl).
+pub fn source(arrays: Option<WorkgroupArrays>) -> String {
+    let a = arrays.unwrap_or(WorkgroupArrays {
+        species: 1,
+        resources: 1,
+        blanks: 1,
+    });
+    format!(
+        "const WGM: bool = {};\nconst WG_SP: u32 = {}u;\nconst WG_RES: u32 = {}u;\n\
+         const WG_BLANK: u32 = {}u;\n{SHADER}",
+        arrays.is_some(),
+        a.species,
+        a.resources,
+        a.blanks
+    )
+}
+
+/// The RFSS kernel for `arrays`, compiled once per device and variant, without naga's bounds
+/// checks (they cost about a fifth of its speed on an H200): the host checks every index the
+/// kernel will derive before it places an instance's data ([`check_placement`]).
+fn kernel(gpu: &Gpu, arrays: Option<WorkgroupArrays>) -> Result<std::sync::Arc<Pipeline>> {
+    gpu.cached(&format!("rfss-{arrays:?}"), || {
+        Pipeline::new(gpu, "rfss", &source(arrays), &BINDINGS, BoundsChecks::Off)
     })
 }
 
@@ -206,6 +259,9 @@ pub struct GpuOptions {
     /// adapter). Off only to measure what the cap costs on a GPU without llvmpipe's loop limit
     /// (dispatches of up to [`MAX_GENS_PER_DISPATCH`]); on lavapipe, results then go wrong.
     pub loop_pass_cap: bool,
+    /// Hold each instance in workgroup memory during a dispatch where the batch fits it (see
+    /// [`WorkgroupArrays`]); off: always in the storage buffers (the agreement tests run both).
+    pub workgroup_arrays: bool,
 }
 
 impl Default for GpuOptions {
@@ -213,6 +269,7 @@ impl Default for GpuOptions {
         GpuOptions {
             gens_per_submit: None,
             loop_pass_cap: true,
+            workgroup_arrays: true,
         }
     }
 }
@@ -268,7 +325,6 @@ pub fn run_keeping_proportions(
             }),
         }
     }
-    let k = kernel(gpu)?;
     progress(puzzles.len() - slots.len());
     // Split into batches that fit the device's binding limit.
     let limit = gpu.max_binding_bytes();
@@ -299,6 +355,9 @@ pub fn run_keeping_proportions(
             end += 1;
         }
         let batch = &mut slots[start..end];
+        let arrays = WorkgroupArrays::fitting(gpu, batch.iter().map(|s| s.cap))
+            .filter(|_| opts.workgroup_arrays);
+        let k = kernel(gpu, arrays)?;
         run_batch(gpu, &k, batch, params, opts, progress)?;
         for s in batch.iter_mut() {
             out[s.puzzle_index] = Some((
@@ -521,7 +580,6 @@ pub fn trace_dispatches(
     splits: &[u32],
     capped: bool,
 ) -> Result<Vec<(Vec<f32>, Vec<f32>)>> {
-    let k = kernel(gpu)?;
     let mut e = State::new(prob.clone(), params);
     e.st.done = false;
     let cap = Header {
@@ -540,6 +598,7 @@ pub fn trace_dispatches(
     p2.stable_generations = u32::MAX;
     let lay = layout(std::slice::from_ref(&e), &caps, &p2)?;
     let mut kp = kparams(&p2, 1, 1);
+    let k = kernel(gpu, WorkgroupArrays::fitting(gpu, caps.iter().copied()))?;
     let bufs = Buffers::new(gpu, &k, &lay, &kp);
     let most = if capped {
         max_gens_per_dispatch(loop_passes_per_generation(prob))?
