@@ -64,3 +64,51 @@ fn gpu_json_equals_cpu_json_but_for_backend_and_timing() {
     assert!(solved > 0, "the test should solve something: {cpu}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `bench` times the GPU after a warm-up run, reports the median of `--repeat` runs with where
+/// its time went, and checks every instance against the CPU; `--no-loop-pass-cap` (a short run,
+/// within llvmpipe's loop limit) changes no result.
+#[test]
+fn bench_repeats_splits_its_time_and_agrees() {
+    if common::gpu().is_none() {
+        return;
+    }
+    for extra in [&[][..], &["--no-loop-pass-cap"][..]] {
+        let mut args = vec!["bench", "puzzles/evil.txt", "--runs", "1", "--steps", "20"];
+        args.extend(["--repeat", "2"]);
+        args.extend(extra);
+        let out = common::ok(&common::run(&args));
+        for want in [
+            "gpu runs: first (untimed warm-up)",
+            "2 timed: median",
+            "gpu median run: prepare",
+            "compute and readback",
+            "agreement: all 100 instances run on both engines are identical",
+        ] {
+            assert!(out.contains(want), "{want:?} missing from:\n{out}");
+        }
+        assert_eq!(
+            out.contains("without the per-dispatch loop-pass cap"),
+            !extra.is_empty(),
+            "{out}"
+        );
+    }
+    let e = common::fails_with(
+        &common::run(&["bench", "puzzles/evil.txt", "--repeat", "0"]),
+        2,
+    );
+    assert!(e.contains("--repeat"), "{e}");
+}
+
+/// The loop-pass cap is a GPU setting: `rfss` refuses to drop it on the CPU.
+#[test]
+fn rfss_refuses_no_loop_pass_cap_on_the_cpu() {
+    let e = common::fails(&common::run(&[
+        "rfss",
+        "puzzles/classic.txt",
+        "--backend",
+        "cpu",
+        "--no-loop-pass-cap",
+    ]));
+    assert!(e.contains("--no-loop-pass-cap is a GPU setting"), "{e}");
+}

@@ -4,7 +4,7 @@
 use super::args::InputArgs;
 use super::args::{print_table, DeviceArgs, ReportArgs};
 use super::rfss_args::RfssArgs;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::batch::{csv_field, Header};
 use gpu_sudoku::rfss::{self, Enhancement, RfssOutcome, RfssParams, Status};
@@ -24,6 +24,10 @@ pub struct Args {
     pub rfss: RfssArgs,
     #[command(flatten)]
     pub reports: ReportArgs,
+    /// GPU only: run without the per-dispatch generation cap that llvmpipe's loop limit needs,
+    /// to measure what the cap costs on a real GPU (on lavapipe results then go wrong).
+    #[arg(long)]
+    pub no_loop_pass_cap: bool,
 }
 
 /// One puzzle's record in the JSON report.
@@ -62,9 +66,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let file = a.input.read(&a.file)?;
     let grids: Vec<Grid> = file.puzzles.iter().map(|p| p.grid.clone()).collect();
     let device = a.device.open()?;
+    if a.no_loop_pass_cap && device.gpu().is_none() {
+        bail!("--no-loop-pass-cap is a GPU setting: add --backend gpu");
+    }
+    let opts = rfss::gpu::GpuOptions {
+        loop_pass_cap: !a.no_loop_pass_cap,
+        ..Default::default()
+    };
     let pb = super::progress::bar(grids.len(), "rfss");
     let t0 = Instant::now();
-    let outcomes = rfss::run::run(&device, &grids, &params, &|k| pb.inc(k as u64))?;
+    let outcomes = rfss::run::run_with(&device, &grids, &params, &opts, &|k| pb.inc(k as u64))?;
     let secs = t0.elapsed().as_secs_f64();
     pb.finish_and_clear();
     let mut t = format!(

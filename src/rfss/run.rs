@@ -16,10 +16,27 @@ pub fn run(
     params: &RfssParams,
     progress: Progress,
 ) -> Result<Vec<RfssOutcome>> {
+    run_with(
+        device,
+        puzzles,
+        params,
+        &gpu::GpuOptions::default(),
+        progress,
+    )
+}
+
+/// [`run`] with the GPU engine's knobs (which do not change results).
+pub fn run_with(
+    device: &Device,
+    puzzles: &[Grid],
+    params: &RfssParams,
+    opts: &gpu::GpuOptions,
+    progress: Progress,
+) -> Result<Vec<RfssOutcome>> {
     params.validate()?;
     match device {
         Device::Cpu => cpu::run(puzzles, params, progress),
-        Device::Gpu(g) => gpu::run(g, puzzles, params, &gpu::GpuOptions::default(), progress),
+        Device::Gpu(g) => gpu::run(g, puzzles, params, opts, progress),
     }
 }
 
