@@ -167,15 +167,19 @@ fn quad(i: u32) -> vec4<f32> {
 // The last five levels of the lane_sum tree over lanes32 (level s adds lane i + s to lane i),
 // as vector additions, which add component by component: the same sums in the same order.
 fn fold32() -> f32 {
-    let a0 = quad(0u) + quad(16u);
-    let a1 = quad(4u) + quad(20u);
-    let a2 = quad(8u) + quad(24u);
-    let a3 = quad(12u) + quad(28u);
-    let b0 = a0 + a2;
-    let b1 = a1 + a3;
-    let c = b0 + b1;
+    let a0 = opaque4(quad(0u) + quad(16u));
+    let a1 = opaque4(quad(4u) + quad(20u));
+    let a2 = opaque4(quad(8u) + quad(24u));
+    let a3 = opaque4(quad(12u) + quad(28u));
+    let b0 = opaque4(a0 + a2);
+    let b1 = opaque4(a1 + a3);
+    let c = opaque4(b0 + b1);
     let d = c.xy + c.zw;
-    return d.x + d.y;
+    return opaque(d.x) + opaque(d.y);
+}
+
+fn opaque4(v: vec4<f32>) -> vec4<f32> {
+    return bitcast<vec4<f32>>(bitcast<vec4<u32>>(v) ^ vec4<u32>(params.zero));
 }
 
 @compute @workgroup_size(256)
@@ -243,9 +247,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         // The tree of arith::lane_sum with two barriers instead of eight: lane t < 32 adds the
         // eight lanes the tree's first three levels fold into lane t, in the tree's order;
         // then every lane does the last five levels itself (fold32).
+        // (opaque() keeps a compiler from regrouping the sums, see `m` below.)
         if (t < 32u) {
-            let a = (lanes[t] + lanes[t + 128u]) + (lanes[t + 64u] + lanes[t + 192u]);
-            let b = (lanes[t + 32u] + lanes[t + 160u]) + (lanes[t + 96u] + lanes[t + 224u]);
+            let a = opaque(opaque(lanes[t] + lanes[t + 128u]) + opaque(lanes[t + 64u] + lanes[t + 192u]));
+            let b = opaque(opaque(lanes[t + 32u] + lanes[t + 160u]) + opaque(lanes[t + 96u] + lanes[t + 224u]));
             lanes32[t] = a + b;
         }
         workgroupBarrier();

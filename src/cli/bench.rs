@@ -26,8 +26,8 @@ pub struct Args {
     /// GPU adapter: index from `gpu-sudoku adapters` or part of its name.
     #[arg(long)]
     pub adapter: Option<String>,
-    /// Time the GPU run this many times (after one untimed warm-up run) and report the median;
-    /// every run must give the same results.
+    /// Time the GPU run this many times (after one untimed warm-up run) and report the median
+    /// (the lower middle run for an even count); every run must give the same results.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeat: u32,
     /// Run without the per-dispatch step cap that llvmpipe's loop limit needs, to measure what
@@ -113,7 +113,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         } else {
             // Pruning runs on the host first (ilca::run); no split of its time.
             let t = Instant::now();
-            let r = ilca::run::run(&device, b, &|_| {})?;
+            let r = ilca::run::run_with(&device, b, &opts, &|_| {})?;
             Ok((
                 r,
                 Timed {
@@ -133,7 +133,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         runs.push(t);
     }
     runs.sort_by(|x, y| x.seconds.total_cmp(&y.seconds));
-    let median = runs[runs.len() / 2];
+    // The lower of the two middle runs for an even count.
+    let median = runs[(runs.len() - 1) / 2];
     let g = Measured::of(&g_res, median.seconds);
 
     // The CPU runs the first `cpu_instances` instances: whole puzzles × runs.

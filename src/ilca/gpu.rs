@@ -108,6 +108,16 @@ pub fn max_steps_per_dispatch(b: usize) -> Result<u32> {
     Ok(k.min(u32::MAX as u64) as u32)
 }
 
+/// Workgroup memory the kernel for box size `b` declares: per instance two copies of `states`
+/// and one of `degrees` per cell, two `unhappy` flags and `unit_ok` per unit. Up to 49x49 it
+/// fits the 49,152 bytes NVIDIA's Vulkan driver offers; 64x64 (49,928) does not, and runs where
+/// a device offers more, or on the CPU.
+pub fn workgroup_bytes(b: usize) -> usize {
+    let g = crate::puzzle::Geometry::get(b);
+    let m = Mapping::for_cells(g.cells);
+    size_of::<u32>() * m.ipw * (3 * g.cells + 2 + 3 * g.n)
+}
+
 /// Knobs of the GPU engine that do not change results.
 #[derive(Clone, Debug)]
 pub struct GpuOptions {
@@ -241,12 +251,11 @@ impl Kernel {
     pub fn new(gpu: &Gpu, b: usize) -> Result<Kernel> {
         let g = crate::puzzle::Geometry::get(b);
         let mapping = Mapping::for_cells(g.cells);
-        // Workgroup memory per instance: two copies of `states` and one of `degrees` per cell,
-        // two `unhappy` flags, `unit_ok` per unit.
-        let wg_bytes = (size_of::<u32>() * mapping.ipw * (3 * g.cells + 2 + 3 * g.n)) as u32;
+        let wg_bytes = workgroup_bytes(b) as u32;
         ensure!(
             wg_bytes <= gpu.limits.max_compute_workgroup_storage_size,
-            "{n}x{n} needs {wg_bytes} bytes of workgroup memory; {dev} offers {have}",
+            "{n}x{n} ILCA needs {wg_bytes} bytes of workgroup memory; {dev} offers {have}; \
+             run it on the CPU",
             n = g.n,
             dev = gpu.describe(),
             have = gpu.limits.max_compute_workgroup_storage_size
@@ -287,7 +296,8 @@ pub fn run(
 pub struct Phases {
     /// Host work before the GPU is touched: tables, initial weights, instance lines.
     pub prepare: std::time::Duration,
-    /// Buffers created and filled, the bind group.
+    /// Buffers created and their contents handed to the driver, the bind group (host side:
+    /// the copies themselves run with the first submission, inside `compute`).
     pub upload: std::time::Duration,
     /// From the first submission until the results are back on the host: the kernel's
     /// dispatches, the status read after each submission and the final readback.
@@ -351,8 +361,9 @@ fn run_inner(
     phases.upload += clock.elapsed();
 
     // Chunk size: a chunk's weights (cells × n f32 per instance) and puzzle data (at most one
-    // puzzle per instance) must each fit one binding.
-    let per_instance = (size_of::<f32>() * (cells * n + cells)) as u64;
+    // puzzle per instance) must each fit one binding, and its readback (status, choices and
+    // weights: one staging buffer) one buffer.
+    let per_instance = (size_of::<f32>() * (cells * n + cells + 1)) as u64;
     let by_limit = (gpu.max_binding_bytes() / per_instance).max(1) as usize;
     let chunk = by_limit.min(opts.max_chunk).max(1);
     let mut results = Vec::with_capacity(batch.instances.len());
@@ -635,6 +646,13 @@ mod tests {
             // The bound per step is at least what lavapipe counted (65,535 passes / steps).
             assert!(lp.per_step * bad >= 65_535, "{b}: {}", lp.per_step);
         }
+    }
+
+    #[test]
+    fn workgroup_memory_fits_nvidia_up_to_49x49() {
+        let bytes: Vec<usize> = (2..=8).map(workgroup_bytes).collect();
+        assert_eq!(bytes, [3968, 3264, 3272, 7808, 15992, 29408, 49928]);
+        assert!(bytes[..6].iter().all(|&x| x <= 49_152));
     }
 
     #[test]

@@ -11,10 +11,20 @@ use anyhow::Result;
 /// Runs every instance of `batch` on `device`; results in instance order, every "solved"
 /// verified, identical on every device.
 pub fn run(device: &Device, batch: &Batch, progress: Progress) -> Result<Vec<InstanceResult>> {
+    run_with(device, batch, &gpu::GpuOptions::default(), progress)
+}
+
+/// [`run`] with the GPU engine's knobs (which do not change results).
+pub fn run_with(
+    device: &Device,
+    batch: &Batch,
+    opts: &gpu::GpuOptions,
+    progress: Progress,
+) -> Result<Vec<InstanceResult>> {
     batch.validate()?;
     let prunes = |i: &Instance| batch.settings[i.setting].prune != Prune::Off;
     if !batch.instances.iter().any(prunes) {
-        return run_as_given(device, batch, progress);
+        return run_as_given(device, batch, opts, progress);
     }
     // `--prune`: the instances of each pruning choice run on the puzzles it prunes (`off`: as
     // given); every instance keeps its puzzle index, hence its random key.
@@ -46,7 +56,10 @@ pub fn run(device: &Device, batch: &Batch, progress: Progress) -> Result<Vec<Ins
             settings: batch.settings,
             instances: at.iter().map(|&k| batch.instances[k]).collect(),
         };
-        for (k, r) in at.into_iter().zip(run_as_given(device, &part, progress)?) {
+        for (k, r) in at
+            .into_iter()
+            .zip(run_as_given(device, &part, opts, progress)?)
+        {
             results[k] = Some(r);
         }
     }
@@ -63,10 +76,15 @@ pub fn run(device: &Device, batch: &Batch, progress: Progress) -> Result<Vec<Ins
     Ok(results)
 }
 
-fn run_as_given(device: &Device, batch: &Batch, progress: Progress) -> Result<Vec<InstanceResult>> {
+fn run_as_given(
+    device: &Device,
+    batch: &Batch,
+    opts: &gpu::GpuOptions,
+    progress: Progress,
+) -> Result<Vec<InstanceResult>> {
     match device {
         Device::Cpu => Ok(cpu::run(batch, progress)),
-        Device::Gpu(g) => gpu::run(g, batch, &gpu::GpuOptions::default(), progress),
+        Device::Gpu(g) => gpu::run(g, batch, opts, progress),
     }
 }
 

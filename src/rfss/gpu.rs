@@ -557,7 +557,6 @@ impl Buffers {
         }
     }
 
-    /// Submits one dispatch (the generations in the params buffer).
     /// Submits `count` dispatches of the kernel with the current parameters.
     fn dispatch(&self, gpu: &Gpu, k: &Pipeline, groups: (u32, u32), count: u32) {
         let mut enc = gpu.device.create_command_encoder(&Default::default());
@@ -766,17 +765,19 @@ fn run_batch(
         if kp.stall != 0 {
             total = total.min(per_dispatch);
         }
-        kp.gens = total.min(per_dispatch);
+        // Equal dispatches: at most count - 1 generations past `total`.
+        let count = total.div_ceil(per_dispatch);
+        kp.gens = total.div_ceil(count);
         gpu.queue
             .write_buffer(&bufs.params, 0, bytemuck::bytes_of(&kp));
         let t0 = Instant::now();
-        bufs.dispatch(gpu, k, groups, total.div_ceil(kp.gens));
+        bufs.dispatch(gpu, k, groups, count);
         states = gpu.read_pod(&bufs.state, 0, n)?;
         if fixed.is_none() {
             let dt = t0.elapsed().max(Duration::from_micros(50));
             let scale = TARGET_SUBMIT.as_secs_f64() / dt.as_secs_f64();
-            gens_per_submit =
-                ((total as f64 * scale.clamp(0.5, 4.0)) as u32).clamp(1, MAX_GENS_PER_SUBMIT);
+            let ran = count as f64 * kp.gens as f64;
+            gens_per_submit = ((ran * scale.clamp(0.5, 4.0)) as u32).clamp(1, MAX_GENS_PER_SUBMIT);
         }
     }
     // Final read-offs and proportions.
