@@ -79,7 +79,7 @@ fn bench_repeats_splits_its_time_and_agrees() {
         args.extend(extra);
         let out = common::ok(&common::run(&args));
         for want in [
-            "gpu runs: first (untimed warm-up)",
+            "gpu runs: first (warm-up, left out)",
             "2 timed: median",
             "gpu median run: prepare",
             "compute and readback",

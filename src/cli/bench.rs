@@ -26,7 +26,7 @@ pub struct Args {
     /// GPU adapter: index from `gpu-sudoku adapters` or part of its name.
     #[arg(long)]
     pub adapter: Option<String>,
-    /// Time the GPU run this many times (after one untimed warm-up run) and report the median
+    /// Time the GPU run this many times (after one warm-up run, left out) and report the median
     /// (the lower middle run for an even count); every run must give the same results.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeat: u32,
@@ -182,7 +182,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         );
     }
     outln!(
-        "gpu runs: first (untimed warm-up) {:.4} s; {} timed: median {:.4} s, min {:.4} s, max {:.4} s",
+        "gpu runs: first (warm-up, left out) {:.4} s; {} timed: median {:.4} s, min {:.4} s, max {:.4} s",
         first.seconds,
         runs.len(),
         median.seconds,
