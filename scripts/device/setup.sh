@@ -1,5 +1,6 @@
 # Sourced at the start of every device call: the Vulkan loader (carried as .gl/*.deb, see
-# /work/.library/device/README.md) and a record of the machine.
+# /work/.library/device/README.md) and a record of the machine. It unpacks packages into /:
+# meant for the lent machine only (elsewhere set SKIP_SETUP=1 for the scripts that source it).
 for f in .gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 if ! ls /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json >/dev/null 2>&1; then
