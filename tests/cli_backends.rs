@@ -98,6 +98,52 @@ fn bench_repeats_splits_its_time_and_agrees() {
         2,
     );
     assert!(e.contains("--repeat"), "{e}");
+
+    // The same figures as JSON (here on standard output, the table then on stderr) and CSV.
+    let dir = std::env::temp_dir().join(format!("gpu-sudoku-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("b.csv");
+    let o = common::run(&[
+        "bench",
+        "puzzles/evil.txt",
+        "--runs",
+        "1",
+        "--steps",
+        "20",
+        "--repeat",
+        "2",
+        "--json",
+        "-",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let j: serde_json::Value = serde_json::from_str(&common::ok(&o)).unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("agreement: all 100 instances"));
+    assert_eq!(j["tool"], "gpu-sudoku");
+    assert_eq!(
+        (j["side"].as_u64(), j["puzzles"].as_u64()),
+        (Some(9), Some(100))
+    );
+    assert_eq!(
+        (j["compared"].as_u64(), j["mismatches"].as_u64()),
+        (Some(100), Some(0))
+    );
+    assert_eq!(j["gpu"]["instances"], 100);
+    assert_eq!(j["gpu"]["instance_steps"], j["cpu"]["instance_steps"]);
+    assert_eq!(j["gpu_runs"]["timed"], 2);
+    assert_eq!(j["gpu_runs"]["loop_pass_cap"], true);
+    assert!(
+        j["gpu_runs"]["median_split_ms"]["compute_and_readback"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(rows[0].starts_with("engine,side,instances,solved,instance_steps,seconds"));
+    assert!(rows[1].starts_with("cpu,9,100,") && rows[2].starts_with("gpu,9,100,"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The loop-pass cap is a GPU setting: `rfss` refuses to drop it on the CPU.

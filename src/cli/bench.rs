@@ -1,7 +1,7 @@
 //! `gpu-sudoku bench`: the same ILCA batch on the CPU reference (all cores) and on the GPU in
 //! one process, their throughput side by side, and a check that they agree.
 
-use super::args::InputArgs;
+use super::args::{print_table, InputArgs, ReportArgs};
 use anyhow::{bail, Context, Result};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -10,7 +10,9 @@ use super::ilca_args::IlcaArgs;
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::ilca::{self, Batch};
 use gpu_sudoku::puzzle::Grid;
+use gpu_sudoku::report::batch::Header;
 use gpu_sudoku::report::InstanceResult;
+use serde::Serialize;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -38,6 +40,8 @@ pub struct Args {
     pub input: InputArgs,
     #[command(flatten)]
     pub ilca: IlcaArgs,
+    #[command(flatten)]
+    pub reports: ReportArgs,
 }
 
 /// One timed GPU run.
@@ -74,6 +78,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if a.runs == 0 {
         bail!("--runs must be at least 1");
     }
+    let files: Vec<&str> = a.files.iter().map(String::as_str).collect();
+    a.reports.check(&files)?;
     let mut puzzles: Vec<Grid> = Vec::new();
     for f in &a.files {
         let file = a.input.read(f)?;
@@ -152,26 +158,20 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let c = Measured::of(&c_res, t.elapsed().as_secs_f64());
     let mismatches = c_res.iter().zip(&g_res).filter(|(x, y)| x != y).count();
 
-    outln!(
-        "batch: {} puzzles x {} runs = {total} instances of {n}x{n}; {}",
+    let mut t = format!(
+        "batch: {} puzzles x {} runs = {total} instances of {n}x{n}; {}\n",
         puzzles.len(),
         a.runs,
         super::ilca_args::describe(&params, a.ilca.preset_name(&params)),
         n = puzzles[0].side()
     );
-    outln!(
-        "{:<6} {:>10} {:>8} {:>10} {:>16} {:>16} {:>14}",
-        "engine",
-        "instances",
-        "solved%",
-        "seconds",
-        "inst-steps/s",
-        "cell-updates/s",
-        "solved/s"
+    t += &format!(
+        "{:<6} {:>10} {:>8} {:>10} {:>16} {:>16} {:>14}\n",
+        "engine", "instances", "solved%", "seconds", "inst-steps/s", "cell-updates/s", "solved/s"
     );
     for (name, m) in [("cpu", &c), ("gpu", &g)] {
-        outln!(
-            "{:<6} {:>10} {:>8.1} {:>10.4} {:>16.4e} {:>16.4e} {:>14.1}",
+        t += &format!(
+            "{:<6} {:>10} {:>8.1} {:>10.4} {:>16.4e} {:>16.4e} {:>14.1}\n",
             name,
             m.instances,
             100.0 * m.solved as f64 / m.instances as f64,
@@ -181,19 +181,20 @@ pub fn run(a: Args) -> Result<ExitCode> {
             m.solved as f64 / m.seconds
         );
     }
-    outln!(
-        "gpu runs: first (warm-up, left out) {:.4} s; {} timed: median {:.4} s, min {:.4} s, max {:.4} s",
+    t += &format!(
+        "gpu runs: first (warm-up, left out) {:.4} s; {} timed: median {:.4} s, min {:.4} s, \
+         max {:.4} s\n",
         first.seconds,
         runs.len(),
         median.seconds,
         runs[0].seconds,
         runs[runs.len() - 1].seconds
     );
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     if let Some(p) = median.phases {
-        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-        outln!(
+        t += &format!(
             "gpu median run: prepare {:.2} ms, upload {:.2} ms, compute and readback {:.2} ms, \
-             results {:.2} ms",
+             results {:.2} ms\n",
             ms(p.prepare),
             ms(p.upload),
             ms(p.compute),
@@ -201,25 +202,148 @@ pub fn run(a: Args) -> Result<ExitCode> {
         );
     }
     if a.no_loop_pass_cap {
-        outln!("gpu: without the per-dispatch loop-pass cap");
+        t += "gpu: without the per-dispatch loop-pass cap\n";
     }
-    outln!(
-        "gpu/cpu instance-steps/s ratio: {}x (cpu: {} threads)",
+    t += &format!(
+        "gpu/cpu instance-steps/s ratio: {}x (cpu: {} threads)\n",
         fmt_ratio(g.steps_per_s() / c.steps_per_s()),
         rayon::current_num_threads()
     );
     if mismatches != 0 {
-        outln!(
-            "DISAGREEMENT: {mismatches} of {} instances differ between CPU and GPU",
+        t += &format!(
+            "DISAGREEMENT: {mismatches} of {} instances differ between CPU and GPU\n",
             c_res.len()
         );
-        return Ok(ExitCode::FAILURE);
+    } else {
+        t += &format!(
+            "agreement: all {} instances run on both engines are identical\n",
+            c_res.len()
+        );
     }
-    outln!(
-        "agreement: all {} instances run on both engines are identical",
-        c_res.len()
-    );
-    Ok(ExitCode::SUCCESS)
+    print_table(&a.reports, &t);
+
+    let engine = |name: &'static str, m: &Measured| EngineJson {
+        engine: name,
+        instances: m.instances,
+        solved: m.solved,
+        instance_steps: m.instance_steps,
+        seconds: m.seconds,
+        instance_steps_per_s: m.steps_per_s(),
+        cell_updates_per_s: m.steps_per_s() * cells,
+    };
+    let report = Report {
+        header: Header::new(std::env::args().collect()),
+        adapter: gpu.describe(),
+        files: &files,
+        side: puzzles[0].side(),
+        puzzles: puzzles.len(),
+        runs: a.runs,
+        params: &params,
+        cpu: engine("cpu", &c),
+        gpu: engine("gpu", &g),
+        gpu_runs: GpuRunsJson {
+            first_s: first.seconds,
+            timed: runs.len(),
+            median_s: median.seconds,
+            min_s: runs[0].seconds,
+            max_s: runs[runs.len() - 1].seconds,
+            loop_pass_cap: !a.no_loop_pass_cap,
+            median_split_ms: median.phases.map(|p| SplitJson {
+                prepare: ms(p.prepare),
+                upload: ms(p.upload),
+                compute_and_readback: ms(p.compute),
+                results: ms(p.results),
+            }),
+        },
+        cpu_threads: rayon::current_num_threads(),
+        compared: c_res.len(),
+        mismatches,
+    };
+    a.reports.write(
+        || Ok(serde_json::to_string_pretty(&report)? + "\n"),
+        || report.csv(),
+    )?;
+    Ok(if mismatches != 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `bench --json`: what was run, each engine's work and rate, the GPU's runs and the agreement.
+#[derive(Serialize)]
+struct Report<'a> {
+    #[serde(flatten)]
+    header: Header,
+    adapter: String,
+    files: &'a [&'a str],
+    side: usize,
+    puzzles: usize,
+    runs: usize,
+    params: &'a gpu_sudoku::ilca::IlcaParams,
+    cpu: EngineJson,
+    gpu: EngineJson,
+    gpu_runs: GpuRunsJson,
+    cpu_threads: usize,
+    /// Instances run on both engines and compared; `mismatches` of them differ.
+    compared: usize,
+    mismatches: usize,
+}
+
+#[derive(Serialize)]
+struct EngineJson {
+    engine: &'static str,
+    instances: usize,
+    solved: usize,
+    instance_steps: u64,
+    seconds: f64,
+    instance_steps_per_s: f64,
+    cell_updates_per_s: f64,
+}
+
+#[derive(Serialize)]
+struct GpuRunsJson {
+    first_s: f64,
+    timed: usize,
+    median_s: f64,
+    min_s: f64,
+    max_s: f64,
+    loop_pass_cap: bool,
+    median_split_ms: Option<SplitJson>,
+}
+
+#[derive(Serialize)]
+struct SplitJson {
+    prepare: f64,
+    upload: f64,
+    compute_and_readback: f64,
+    results: f64,
+}
+
+impl Report<'_> {
+    /// `bench --csv`: a row per engine (the GPU's figures are the median run's).
+    fn csv(&self) -> String {
+        let mut out = String::from(
+            "engine,side,instances,solved,instance_steps,seconds,instance_steps_per_s,\
+             cell_updates_per_s,compared,mismatches\n",
+        );
+        for e in [&self.cpu, &self.gpu] {
+            out += &format!(
+                "{},{},{},{},{},{},{},{},{},{}\n",
+                e.engine,
+                self.side,
+                e.instances,
+                e.solved,
+                e.instance_steps,
+                e.seconds,
+                e.instance_steps_per_s,
+                e.cell_updates_per_s,
+                self.compared,
+                self.mismatches
+            );
+        }
+        out
+    }
 }
 
 /// A speed ratio with three significant digits (0.0123x on a software GPU, 31.4x on an H100).
