@@ -115,6 +115,12 @@ fn other_sizes_agree() {
     agree(&sixteen, 2, &params, &Default::default());
     let twentyfive = vec![pattern_puzzle(5, 3, 0.05)];
     agree(&twentyfive, 1, &params, &Default::default());
+    // 36x36 and 49x49: an instance over 648 and 801 invocations (2 and 3 cells each; the last
+    // invocations of a 49x49 have one cell fewer).
+    let thirtysix = vec![pattern_puzzle(6, 1, 0.02)];
+    agree(&thirtysix, 2, &params, &Default::default());
+    let fortynine = vec![pattern_puzzle(7, 2, 0.01)];
+    agree(&fortynine, 2, &params, &Default::default());
 }
 
 #[test]
@@ -123,6 +129,13 @@ fn mapping_packs_small_grids_and_splits_big_ones() {
     assert_eq!((m.ipw, m.tpi, m.cpt), (3, 81, 1));
     let m = gpu_ilca::Mapping::for_cells(625);
     assert_eq!((m.ipw, m.tpi, m.cpt), (1, 256, 3));
+    // Larger grids spread over up to 1,024 invocations, evenly; 256 where the device allows no more.
+    let m = gpu_ilca::Mapping::for_cells(2401);
+    assert_eq!((m.ipw, m.tpi, m.cpt), (1, 801, 3));
+    let m = gpu_ilca::Mapping::within(2401, 256);
+    assert_eq!((m.ipw, m.tpi, m.cpt), (1, 256, 10));
+    let m = gpu_ilca::Mapping::within(1296, 700);
+    assert_eq!((m.ipw, m.tpi, m.cpt), (1, 648, 2));
 }
 
 #[test]

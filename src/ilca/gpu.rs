@@ -15,8 +15,12 @@ use rayon::prelude::*;
 
 const KERNEL: &str = include_str!("../../shaders/ilca.wgsl");
 
-/// Invocations per workgroup we aim for.
+/// Invocations per workgroup for grids of at most this many cells (several instances each),
+/// and per instance for grids up to 3 × as many cells.
 const WG_TARGET: usize = 256;
+
+/// Most invocations per workgroup for larger grids (one instance each), where the device allows.
+const WG_MAX: usize = 1024;
 
 /// How instances map onto workgroups for one grid size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,20 +34,38 @@ pub struct Mapping {
 }
 
 impl Mapping {
-    /// Small grids pack several instances in a workgroup (9x9: 3 × 81 = 243 invocations, a cell
-    /// each); big grids give an instance all 256 invocations, several cells each.
+    /// The mapping on a device that runs 1,024 invocations per workgroup (see [`Mapping::within`]).
     pub fn for_cells(cells: usize) -> Mapping {
+        Mapping::within(cells, WG_MAX)
+    }
+
+    /// Small grids pack several instances in a workgroup (9x9: 3 × 81 = 243 invocations, a cell
+    /// each); up to 768 cells an instance gets 256 invocations (25x25: 3 cells each); larger
+    /// grids get up to `max_invocations` (at most 1,024), as few cells each as that allows,
+    /// spread evenly (36x36: 648 invocations of 2 cells, 49x49: 801 of 3). Measured on an H200
+    /// (benches/RESULTS.md): 49x49 1.9x faster than 256 invocations of 10 cells, 36x36 within
+    /// the noise; 25x25 over 625 invocations of one cell ranged from 7% faster to 20% slower,
+    /// so it keeps 256.
+    pub fn within(cells: usize, max_invocations: usize) -> Mapping {
+        let wide = max_invocations.min(WG_MAX);
         if cells <= WG_TARGET {
             Mapping {
                 ipw: WG_TARGET / cells,
                 tpi: cells,
                 cpt: 1,
             }
-        } else {
+        } else if cells <= 3 * WG_TARGET || wide <= WG_TARGET {
             Mapping {
                 ipw: 1,
                 tpi: WG_TARGET,
                 cpt: cells.div_ceil(WG_TARGET),
+            }
+        } else {
+            let cpt = cells.div_ceil(wide);
+            Mapping {
+                ipw: 1,
+                tpi: cells.div_ceil(cpt),
+                cpt,
             }
         }
     }
@@ -68,7 +90,12 @@ impl LoopPasses {
     /// bound gives 100, 173 and 740 (112, 192 and 822 for the kernel then).
     pub fn for_box(b: usize) -> LoopPasses {
         let g = crate::puzzle::Geometry::get(b);
-        let m = Mapping::for_cells(g.cells);
+        LoopPasses::for_mapping(b, Mapping::for_cells(g.cells))
+    }
+
+    /// The bound for box size `b` under mapping `m`.
+    pub fn for_mapping(b: usize, m: Mapping) -> LoopPasses {
+        let g = crate::puzzle::Geometry::get(b);
         let (n, np, cpt) = (g.n as u64, g.n_peers as u64, m.cpt as u64);
         // A loop of `t` trips: t + 1 passes.
         let lp = |t: u64| t + 1;
@@ -95,7 +122,13 @@ impl LoopPasses {
 /// exceeds [`LOOP_PASS_BUDGET`] loop passes (599 for 9x9, 346 for 16x16, 80 for 25x25,
 /// 5 for 64x64). Applied on every adapter; a submission holds as many dispatches as it needs.
 pub fn max_steps_per_dispatch(b: usize) -> Result<u32> {
-    let lp = LoopPasses::for_box(b);
+    let g = crate::puzzle::Geometry::get(b);
+    max_steps_per_dispatch_for(b, Mapping::for_cells(g.cells))
+}
+
+/// [`max_steps_per_dispatch`] under mapping `m`.
+pub fn max_steps_per_dispatch_for(b: usize, m: Mapping) -> Result<u32> {
+    let lp = LoopPasses::for_mapping(b, m);
     let k = crate::gpu::rounds_within_loop_budget(lp.per_step, lp.per_dispatch);
     ensure!(
         k >= 1,
@@ -195,9 +228,8 @@ const _: () = assert!(crate::gpu::layout::bindings_match(
 ));
 
 /// The kernel's source for box size `b`: its size constants, the RNG, the kernel.
-pub(crate) fn source(b: usize) -> String {
+pub(crate) fn source(b: usize, m: Mapping) -> String {
     let g = crate::puzzle::Geometry::get(b);
-    let m = Mapping::for_cells(g.cells);
     format!(
         "const B: u32 = {}u;\nconst N: u32 = {}u;\nconst CELLS: u32 = {}u;\nconst NP: u32 = {}u;\n\
          const IPW: u32 = {}u;\nconst TPI: u32 = {}u;\nconst CPT: u32 = {}u;\n{}\n{}",
@@ -250,7 +282,21 @@ pub struct Kernel {
 impl Kernel {
     pub fn new(gpu: &Gpu, b: usize) -> Result<Kernel> {
         let g = crate::puzzle::Geometry::get(b);
-        let mapping = Mapping::for_cells(g.cells);
+        let limit = gpu
+            .limits
+            .max_compute_invocations_per_workgroup
+            .min(gpu.limits.max_compute_workgroup_size_x);
+        let mapping = Mapping::within(g.cells, limit as usize);
+        let invocations = (mapping.ipw * mapping.tpi) as u32;
+        ensure!(
+            invocations <= gpu.limits.max_compute_invocations_per_workgroup
+                && invocations <= gpu.limits.max_compute_workgroup_size_x,
+            "{n}x{n} ILCA runs {invocations} invocations per workgroup; {dev} offers {have}; \
+             run it on the CPU",
+            n = g.n,
+            dev = gpu.describe(),
+            have = gpu.limits.max_compute_invocations_per_workgroup
+        );
         let wg_bytes = workgroup_bytes(b) as u32;
         ensure!(
             wg_bytes <= gpu.limits.max_compute_workgroup_storage_size,
@@ -262,7 +308,13 @@ impl Kernel {
         );
         // Every index of the kernel is in range by construction (cell < CELLS, instance <
         // num_instances, peer and unit tables built here); the agreement tests run every path.
-        let pipeline = Pipeline::new(gpu, "ilca", &source(b), &BINDINGS, BoundsChecks::Off)?;
+        let pipeline = Pipeline::new(
+            gpu,
+            "ilca",
+            &source(b, mapping),
+            &BINDINGS,
+            BoundsChecks::Off,
+        )?;
         Ok(Kernel {
             pipeline,
             b,
@@ -472,7 +524,7 @@ fn run_chunk(
     let k_steps =
         (opts.cell_steps_per_submission / (count * cells) as u64).clamp(1, max_steps as u64) as u32;
     let cap = if opts.loop_pass_cap {
-        max_steps_per_dispatch(kernel.b)?
+        max_steps_per_dispatch_for(kernel.b, kernel.mapping)?
     } else {
         max_steps
     };
