@@ -106,28 +106,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ..Default::default()
     };
     let timed = |b: &Batch| -> Result<(Vec<InstanceResult>, Timed)> {
-        if params.prune == ilca::Prune::Off {
-            let t = Instant::now();
+        let t = Instant::now();
+        let (r, phases) = if params.prune == ilca::Prune::Off {
             let (r, phases) = ilca::gpu::run_timed(gpu, b, &opts, &|_| {})?;
-            Ok((
-                r,
-                Timed {
-                    seconds: t.elapsed().as_secs_f64(),
-                    phases: Some(phases),
-                },
-            ))
+            (r, Some(phases))
         } else {
             // Pruning runs on the host first (ilca::run); no split of its time.
-            let t = Instant::now();
-            let r = ilca::run::run_with(&device, b, &opts, &|_| {})?;
-            Ok((
-                r,
-                Timed {
-                    seconds: t.elapsed().as_secs_f64(),
-                    phases: None,
-                },
-            ))
-        }
+            (ilca::run::run_with(&device, b, &opts, &|_| {})?, None)
+        };
+        let seconds = t.elapsed().as_secs_f64();
+        Ok((r, Timed { seconds, phases }))
     };
     let (g_res, first) = timed(&batch)?;
     let mut runs = Vec::new();

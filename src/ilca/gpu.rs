@@ -120,7 +120,8 @@ impl LoopPasses {
 
 /// Most time-steps one dispatch of the kernel may run for box size `b`, so that no invocation
 /// exceeds [`LOOP_PASS_BUDGET`] loop passes (599 for 9x9, 346 for 16x16, 80 for 25x25,
-/// 5 for 64x64). Applied on every adapter; a submission holds as many dispatches as it needs.
+/// 23 for 64x64), on a device that runs 1,024 invocations per workgroup. Applied on every
+/// adapter; a submission holds as many dispatches as it needs.
 pub fn max_steps_per_dispatch(b: usize) -> Result<u32> {
     let g = crate::puzzle::Geometry::get(b);
     max_steps_per_dispatch_for(b, Mapping::for_cells(g.cells))
