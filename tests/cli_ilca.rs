@@ -489,3 +489,39 @@ fn reports_keep_each_puzzles_extra_fields() {
     std::fs::remove_file(&json).ok();
     std::fs::remove_file(&csv).ok();
 }
+
+/// The paper's rate stands beside the paper's own instances only: a 16x16 file generated with
+/// the same tier word gets none, and the overall row gets the paper's overall rate only when the
+/// files are its four tiers (the paper's 72.5% is over all four, not over hard and evil).
+#[test]
+fn the_paper_column_is_only_beside_the_papers_instances() {
+    let table = |files: &[&str]| {
+        let mut args = vec!["batch"];
+        args.extend_from_slice(files);
+        args.extend_from_slice(&["--runs", "1", "--backend", "cpu"]);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let row = |out: &str, label: &str| -> String {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(label))
+            .unwrap_or_else(|| panic!("no {label} row in {out}"))
+            .to_string()
+    };
+    // puzzles/16x16.txt was made with `--tier medium --unique --size 16`.
+    let out = table(&["puzzles/16x16.txt", "puzzles/hard.txt"]);
+    assert!(row(&out, "16x16").contains(" – "), "{out}");
+    assert!(!out.contains("96.7%") && !out.contains("medium"), "{out}");
+    assert!(row(&out, "hard").contains("58%"), "{out}");
+    assert!(!row(&out, "overall").contains("72.5%"), "{out}");
+    let out = table(&["puzzles/hard.txt", "puzzles/evil.txt"]);
+    assert!(!row(&out, "overall").contains("72.5%"), "{out}");
+    let out = table(&[
+        "puzzles/easy.txt",
+        "puzzles/medium.txt",
+        "puzzles/hard.txt",
+        "puzzles/evil.txt",
+    ]);
+    assert!(row(&out, "overall").contains("72.5%"), "{out}");
+}

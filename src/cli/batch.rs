@@ -11,7 +11,7 @@ use super::journal::{ChunkReader, Journal, Span};
 use super::rfss_args::RfssArgs;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::choice::Choice;
-use gpu_sudoku::generate::paper_tier_of;
+use gpu_sudoku::generate::{paper_tier_of, Tier};
 use gpu_sudoku::ilca::presets::{PaperRates, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
 use gpu_sudoku::puzzle::{Grid, PuzzleFile};
@@ -438,8 +438,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     bar.finish_and_clear();
     super::args::report_usage(&devices, &usage);
     if files.len() > 1 {
+        // The paper's overall rate is over its four tiers: only files of those tiers, all four.
+        let all_four = Tier::ALL.iter().all(|t| tiers.contains(&Some(t.name())));
         let rate = paper
-            .filter(|_| tiers.iter().all(Option::is_some))
+            .filter(|_| tiers.iter().all(Option::is_some) && all_four)
             .filter(|_| files.iter().all(|f| f.tally.instances > 0))
             .map(|p| p.overall);
         say(&table.row("overall", &Summary::overall(&files), rate));

@@ -72,7 +72,9 @@ impl Tier {
 }
 
 /// The paper tier a puzzle file was generated as (`gpu-sudoku generate --model paper --tier T`,
-/// recorded in the file's first header line), if any: the shipped `puzzles/{easy,…}.txt`.
+/// recorded in the file's first header line), if any: the shipped `puzzles/{easy,…}.txt`. Only
+/// the paper's own instances count: 9x9 and not `--unique` (a 16x16 or a unique file made with
+/// the same tier word is not what the paper measured).
 pub fn paper_tier_of(header: &[String]) -> Option<Tier> {
     let first = header.first()?;
     let words: Vec<&str> = first.split_whitespace().collect();
@@ -82,7 +84,11 @@ pub fn paper_tier_of(header: &[String]) -> Option<Tier> {
             .position(|w| *w == name)
             .and_then(|i| words.get(i + 1))
     };
-    if !words.contains(&"generate") || flag("--model") != Some(&"paper") {
+    if !words.contains(&"generate")
+        || flag("--model") != Some(&"paper")
+        || words.contains(&"--unique")
+        || flag("--size").is_some_and(|s| *s != "9")
+    {
         return None;
     }
     let t = flag("--tier")?;

@@ -240,3 +240,27 @@ fn impossible_requests_give_up_with_a_suggestion() {
     assert!(generate(&unique(d, 3), &|| {}).is_ok(), "--d {d}");
     assert_eq!(max_grids(3), 1000);
 }
+
+#[test]
+fn a_paper_tier_is_read_only_from_the_papers_own_instances() {
+    let h = |line: &str| vec![line.to_string()];
+    let of = |line: &str| paper_tier_of(&h(line));
+    assert_eq!(
+        of("# gpu-sudoku generate --model paper --tier hard --count 100 --size 9 --seed 3"),
+        Some(Tier::Hard)
+    );
+    // Older headers did not always name the size.
+    assert_eq!(
+        of("# gpu-sudoku generate --model paper --tier evil --count 4"),
+        Some(Tier::Evil)
+    );
+    for other in [
+        "# gpu-sudoku generate --model paper --tier medium --unique --count 10 --size 16 --seed 16",
+        "# gpu-sudoku generate --model paper --tier medium --count 10 --size 16 --seed 16",
+        "# gpu-sudoku generate --model paper --tier medium --unique --count 10 --size 9 --seed 1",
+        "# gpu-sudoku generate --model rated --tier hard --count 100 --size 9 --seed 13",
+        "# made by hand",
+    ] {
+        assert_eq!(of(other), None, "{other}");
+    }
+}
