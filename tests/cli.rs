@@ -41,8 +41,13 @@ fn solve_prints_the_solution() {
 
     let out = run(&["solve", "--pretty", "puzzles/classic.txt"]);
     let s = text(&out.stdout);
-    assert!(s.starts_with("line 5:\n+-------+"), "{s}");
+    assert!(s.starts_with("# line 5:\n+-------+"), "{s}");
     assert!(s.contains("| 5 3 4 | 6 7 8 | 9 1 2 |"), "{s}");
+    // What `--pretty` prints is a puzzle file again (docs/PUZZLES.md says the reader takes it).
+    let again = scratch("pretty.txt", s.as_bytes());
+    let out = run(&["solve", again.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{CLASSIC_SOLUTION}\n"));
 }
 
 #[test]

@@ -161,7 +161,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
             Classified::GaveUp { .. } => {
                 gave_up += 1;
                 let line = c.gave_up_line(p.line).expect("gave up");
-                writeln!(out, "{line}{}", if a.pretty { "\n" } else { "" })?;
+                if a.pretty {
+                    writeln!(out, "# {line}\n")?;
+                } else {
+                    writeln!(out, "{line}")?;
+                }
                 continue;
             }
         };
@@ -195,7 +199,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     }
                 }
                 if a.pretty {
-                    writeln!(out, "line {}:\n{}", p.line, s.to_pretty())?;
+                    // A `#` header keeps the output a file the blocks reader takes back.
+                    writeln!(out, "# line {}:\n{}", p.line, s.to_pretty())?;
                 } else {
                     writeln!(out, "{}", s.to_line())?;
                 }
@@ -206,7 +211,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     _ => "multiple solutions",
                 };
                 if a.pretty {
-                    writeln!(out, "line {}: {what}\n", p.line)?;
+                    writeln!(out, "# line {}: {what}\n", p.line)?;
                 } else {
                     writeln!(out, "line {}: {what}", p.line)?;
                 }
