@@ -34,6 +34,9 @@ fn man_page_covers_every_subcommand() {
     for sub in ["BATCH", "REPRODUCE", "MERGE", "SWEEP", "COMPARE", "TRACE"] {
         assert!(page.contains(&format!("GPU-SUDOKU {sub}")), "{sub}");
     }
+    // One page: no pointer to a per-subcommand page that is never written.
+    assert!(!page.contains(r"gpu\-sudoku\-batch(1)"), "a see-also to a missing page");
+    assert!(page.contains(r"(section GPU\-SUDOKU BATCH below)"));
     assert!(
         page.contains(r"\-\-shard"),
         "options are listed (roff escapes hyphens)"

@@ -34,11 +34,34 @@ pub struct ManArgs {
 pub fn man(a: ManArgs) -> Result<ExitCode> {
     let mut cmd = super::Cli::command();
     cmd.build();
+    use std::io::Write;
     let mut page = Vec::new();
-    clap_mangen::Man::new(cmd.clone()).render(&mut page)?;
+    // One page for everything: clap_mangen's own subcommand list would point to pages
+    // `gpu-sudoku-batch(1)` … that are never written, so the list points to sections below.
+    let top = clap_mangen::Man::new(cmd.clone());
+    top.render_title(&mut page)?;
+    top.render_name_section(&mut page)?;
+    top.render_synopsis_section(&mut page)?;
+    top.render_description_section(&mut page)?;
+    top.render_options_section(&mut page)?;
+    let subs: Vec<&clap::Command> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .collect();
+    writeln!(page, ".SH SUBCOMMANDS")?;
+    for sub in &subs {
+        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        writeln!(
+            page,
+            ".TP\n\\fB{}\\fR\n{} (section GPU\\-SUDOKU {} below)",
+            roff_text(sub.get_name()),
+            roff_text(&about),
+            roff_text(&sub.get_name().to_uppercase())
+        )?;
+    }
+    top.render_version_section(&mut page)?;
     // Every subcommand's usage, description and options, under its own heading.
-    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        use std::io::Write;
+    for sub in subs {
         writeln!(page, ".SH \"GPU-SUDOKU {}\"", sub.get_name().to_uppercase())?;
         let man = clap_mangen::Man::new(sub.clone());
         man.render_synopsis_section(&mut page)?;
@@ -49,4 +72,15 @@ pub fn man(a: ManArgs) -> Result<ExitCode> {
     super::output::check(&[], std::slice::from_ref(&out))?;
     out.write(&page)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `text` as roff running text: hyphens and backslashes escaped, and a leading `.` or `'`
+/// (which roff would read as a request) guarded.
+fn roff_text(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with('.') || escaped.starts_with('\'') {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
 }
