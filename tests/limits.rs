@@ -29,6 +29,38 @@ fn counts_that_do_not_fit_are_refused() {
     assert!(e.contains("out of range"), "{e}");
 }
 
+/// Commands that hold every instance at once (bench, reproduce) refuse a count whose
+/// instances would not fit in memory, before any work and without an allocation abort.
+#[test]
+fn commands_holding_every_instance_refuse_what_would_not_fit() {
+    for args in [
+        vec!["bench", "puzzles/classic.txt", "--runs", "4294967296"],
+        vec![
+            "reproduce",
+            "ilca",
+            "--table",
+            "2",
+            "--backend",
+            "cpu",
+            "--runs",
+            "1000000000",
+        ],
+        vec![
+            "reproduce",
+            "baselines",
+            "--what",
+            "ga",
+            "--runs",
+            "4294967295",
+        ],
+    ] {
+        let e = refused(&args);
+        assert!(e.contains("instances would need about"), "{args:?}: {e}");
+        assert!(e.contains("use fewer --runs"), "{args:?}: {e}");
+        assert!(!e.contains("memory allocation"), "{args:?}: {e}");
+    }
+}
+
 #[test]
 fn runs_that_would_not_fit_in_memory_or_on_disk_are_refused_at_once() {
     let t = std::time::Instant::now();

@@ -35,7 +35,10 @@ fn man_page_covers_every_subcommand() {
         assert!(page.contains(&format!("GPU-SUDOKU {sub}")), "{sub}");
     }
     // One page: no pointer to a per-subcommand page that is never written.
-    assert!(!page.contains(r"gpu\-sudoku\-batch(1)"), "a see-also to a missing page");
+    assert!(
+        !page.contains(r"gpu\-sudoku\-batch(1)"),
+        "a see-also to a missing page"
+    );
     assert!(page.contains(r"(section GPU\-SUDOKU BATCH below)"));
     assert!(
         page.contains(r"\-\-shard"),

@@ -91,7 +91,20 @@ pub fn run(a: Args) -> Result<ExitCode> {
         puzzles.extend(file.puzzles.into_iter().map(|p| p.grid));
     }
     let cells = puzzles[0].geometry().cells as f64;
-    let total = puzzles.len() * a.runs;
+    let total = puzzles.len().checked_mul(a.runs).unwrap_or(usize::MAX);
+    // The bench holds every instance at once: the batch, both engines' results and the GPU
+    // buffers' host copies (states uploaded, states read back).
+    {
+        use gpu_sudoku::limits;
+        let cells = puzzles[0].geometry().cells;
+        limits::check_memory(
+            total as u64,
+            2 * limits::held_bytes_per_instance(cells) + 8 * cells as u64,
+            "the batch, both engines' results and the GPU's host-side buffers",
+            limits::available_memory(),
+            "use fewer --runs or puzzles",
+        )?;
+    }
     let (device, _) = Device::open(Backend::Gpu, a.adapter.as_deref())
         .context("the bench needs a GPU adapter")?;
     let gpu = device.gpu().expect("a GPU device");

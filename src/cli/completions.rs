@@ -44,10 +44,7 @@ pub fn man(a: ManArgs) -> Result<ExitCode> {
     top.render_synopsis_section(&mut page)?;
     top.render_description_section(&mut page)?;
     top.render_options_section(&mut page)?;
-    let subs: Vec<&clap::Command> = cmd
-        .get_subcommands()
-        .filter(|s| !s.is_hide_set())
-        .collect();
+    let subs: Vec<&clap::Command> = cmd.get_subcommands().filter(|s| !s.is_hide_set()).collect();
     writeln!(page, ".SH SUBCOMMANDS")?;
     for sub in &subs {
         let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();

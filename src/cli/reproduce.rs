@@ -282,8 +282,17 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
         .zip(TIERS)
         .map(|(f, name)| (name.into(), f.puzzles.into_iter().map(|p| p.grid).collect()))
         .collect();
-    let device = a.device.open()?;
     let runs = a.runs as usize;
+    // One setting's results are held at a time: every tier's instances and their results.
+    let all: usize = tiers.iter().map(|t| t.1.len()).sum();
+    gpu_sudoku::limits::check_memory(
+        (all as u64).saturating_mul(runs as u64),
+        gpu_sudoku::limits::held_bytes_per_instance(81) + 8 * 81,
+        "one setting's instances and their results",
+        gpu_sudoku::limits::available_memory(),
+        "use fewer --runs",
+    )?;
+    let device = a.device.open()?;
     // Per setting, every tier's puzzles × runs (one run for a reading that ignores the seed).
     let puzzles: usize = tiers.iter().map(|t| t.1.len()).sum();
     let instances: usize = presets
@@ -393,6 +402,17 @@ fn baselines(a: BaselinesArgs) -> Result<ExitCode> {
     let outputs = a.outputs.check(&paths)?;
     let files = read_all(&paths)?;
     let runs = a.runs as usize;
+    // The GA's attempts of one file and combination are held at a time.
+    if ga {
+        let largest = files.iter().map(|f| f.puzzles.len()).max().unwrap_or(0);
+        gpu_sudoku::limits::check_memory(
+            (largest as u64).saturating_mul(runs as u64),
+            gpu_sudoku::limits::held_bytes_per_instance(81),
+            "one file's GA attempts and their results",
+            gpu_sudoku::limits::available_memory(),
+            "use fewer --runs",
+        )?;
+    }
     let puzzles_of = |stem: &str| {
         files
             .iter()
