@@ -112,34 +112,53 @@ pub fn content_hash<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
     format!("{h:016x}")
 }
 
-/// Checks that `shards` (the `index` of every file to merge) are 0..count once each.
+/// Checks that `shards` (the `index` of every file to merge) are 0..count once each. Works in
+/// the number of files given, whatever `count` claims (a damaged report may claim billions),
+/// and names at most [`LISTED`] shards of a kind.
 pub fn check_complete(indices: &[usize], count: usize) -> Result<()> {
-    let mut seen = vec![0usize; count];
+    if count == 0 {
+        bail!("a shard count of 0 is not a run (shards are K/N with N ≥ 1)");
+    }
+    let mut seen = std::collections::BTreeMap::<usize, usize>::new();
     for &i in indices {
         if i >= count {
             bail!("shard {i} of {count} does not exist");
         }
-        seen[i] += 1;
+        *seen.entry(i).or_default() += 1;
     }
-    let twice: Vec<String> = (0..count)
-        .filter(|&i| seen[i] > 1)
-        .map(|i| format!("{i}/{count}"))
+    let listed = |shards: &mut dyn Iterator<Item = usize>, total: usize| {
+        let mut names: Vec<String> = shards
+            .take(LISTED)
+            .map(|i| format!("{i}/{count}"))
+            .collect();
+        if total > LISTED {
+            names.push(format!("… ({total} in all)"));
+        }
+        names.join(", ")
+    };
+    let twice: Vec<usize> = seen
+        .iter()
+        .filter(|(_, &k)| k > 1)
+        .map(|(&i, _)| i)
         .collect();
     if !twice.is_empty() {
-        bail!("shards given more than once: {}", twice.join(", "));
+        bail!(
+            "shards given more than once: {}",
+            listed(&mut twice.iter().copied(), twice.len())
+        );
     }
-    let missing: Vec<String> = (0..count)
-        .filter(|&i| seen[i] == 0)
-        .map(|i| format!("{i}/{count}"))
-        .collect();
-    if !missing.is_empty() {
+    if seen.len() < count {
+        let mut missing = (0..count).filter(|i| !seen.contains_key(i));
         bail!(
             "shards missing: {} (run them with --shard K/N, then merge all {count})",
-            missing.join(", ")
+            listed(&mut missing, count - seen.len())
         );
     }
     Ok(())
 }
+
+/// How many shards of one kind an error names before it only counts them.
+pub const LISTED: usize = 20;
 
 #[cfg(test)]
 mod tests {
@@ -205,6 +224,14 @@ mod tests {
         assert!(e.contains("missing: 1/3"), "{e}");
         let e = check_complete(&[0, 1, 1, 2], 3).unwrap_err().to_string();
         assert!(e.contains("more than once: 1/3"), "{e}");
+        // A damaged count: answered at once, the list cut short.
+        let e = check_complete(&[0], usize::MAX).unwrap_err().to_string();
+        assert!(
+            e.contains("1/18446744073709551615, 2/") && e.contains("in all)"),
+            "{e}"
+        );
+        assert!(e.len() < 1_000, "{e}");
+        assert!(check_complete(&[0], 0).is_err());
         assert_ne!(
             content_hash([&b"ab"[..], b"c"]),
             content_hash([&b"a"[..], b"bc"])

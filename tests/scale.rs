@@ -400,6 +400,24 @@ fn merge_refuses_what_does_not_belong_together() {
     ]));
     let e = fails(&run(&["merge", whole.to_str().unwrap()]));
     assert!(e.contains("not a shard"), "{e}");
+    // A damaged shard count: answered at once with a short list, no allocation by the count
+    // (4294967296 parts aborted in the allocator; 100000000 ran for minutes printing them).
+    for (count, says) in [
+        (
+            Value::from(4_294_967_296u64),
+            "shards missing: 1/4294967296, 2/",
+        ),
+        (Value::from(100_000_000u64), "(99999999 in all)"),
+        (Value::from(-1), "is not a whole number"),
+        (Value::from(0), "shard 0 of 0 does not exist"),
+    ] {
+        let mut v = json(Path::new(&a0));
+        v["shard"]["count"] = count;
+        let damaged = d.join("damaged.json");
+        std::fs::write(&damaged, v.to_string()).unwrap();
+        let e = fails(&run(&["merge", damaged.to_str().unwrap()]));
+        assert!(e.contains(says) && e.len() < 2_000, "{e}");
+    }
     std::fs::remove_dir_all(&d).ok();
 }
 

@@ -70,18 +70,38 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
         }
     }
-    let count = first["shard"]["count"].as_u64().unwrap_or(0) as usize;
+    // A shard's place as written by `--shard K/N`: whole numbers, K < N.
+    let place = |p: &str, d: &Value| -> Result<(usize, usize)> {
+        let number = |k: &str| {
+            d["shard"][k]
+                .as_u64()
+                .and_then(|v| usize::try_from(v).ok())
+                .with_context(|| {
+                    format!(
+                        "{p}: its shard {k} {} is not a whole number (a damaged report?)",
+                        d["shard"][k]
+                    )
+                })
+        };
+        let (index, count) = (number("index")?, number("count")?);
+        ensure!(
+            count >= 1 && index < count,
+            "{p}: shard {index} of {count} does not exist (a damaged report?)"
+        );
+        Ok((index, count))
+    };
+    let (_, count) = place(&a.shards[0], first)?;
     let indices: Vec<usize> = docs
         .iter()
         .zip(&a.shards)
         .map(|(d, p)| {
+            let (index, n) = place(p, d)?;
             ensure!(
-                d["shard"]["count"] == first["shard"]["count"],
-                "{p} is a shard of {} parts, {} of {count}",
-                d["shard"]["count"],
+                n == count,
+                "{p} is a shard of {n} parts, {} of {count}",
                 a.shards[0]
             );
-            Ok(d["shard"]["index"].as_u64().unwrap_or(u64::MAX) as usize)
+            Ok(index)
         })
         .collect::<Result<_>>()?;
     shard::check_complete(&indices, count)?;
