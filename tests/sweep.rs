@@ -1060,6 +1060,17 @@ fn lines_plot_for_species_proportions() {
             .arg(dir.join("x.png")),
     );
     assert!(e.contains("--top 12: must be between 1"), "{e}");
+    // Values whose span overflows f64 are refused; drawing them never ended.
+    let wide = dir.join("wide.csv");
+    std::fs::write(&wide, "gen,a\n0,1e308\n1,-1e308\n").unwrap();
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-lines")
+            .arg(&wide)
+            .arg("--out")
+            .arg(dir.join("w.png")),
+    );
+    assert!(e.contains("spans values too far apart to draw"), "{e}");
 }
 
 /// The plot commands name their image format `--figure-format`, as `sweep` does (`--format` is

@@ -244,6 +244,20 @@ impl LinePlot {
             "the plot \"{}\" has an empty or invalid axis range",
             self.title
         );
+        // A span beyond f64 (data from -1e308 to 1e308) leaves no ticks to draw: the drawing
+        // would not end.
+        let finite =
+            |(lo, hi): (f64, f64)| lo.is_finite() && hi.is_finite() && (hi - lo).is_finite();
+        ensure!(
+            finite(x) && finite(y),
+            "the plot \"{}\" spans values too far apart to draw (x {} to {}, y {} to {}); \
+             leave out the extreme values or use a log axis",
+            self.title,
+            x.0,
+            x.1,
+            y.0,
+            y.1
+        );
         Ok((x, y))
     }
 
