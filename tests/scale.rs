@@ -527,6 +527,23 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     assert!(!report.exists(), "killed before the report");
     let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert!((2..16).contains(&done), "{done} chunks in the journal");
+    // A damaged line with finished chunks after it is refused, by line and column (it was
+    // taken for the interrupted last line: the chunks after it were dropped without a word).
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<&str> = kept.lines().collect();
+    let damaged = format!("{}#{}", &lines[1][..10], &lines[1][11..]);
+    lines[1] = &damaged;
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let e = fails(&run(&[
+        &args[..],
+        &["--json", report.to_str().unwrap(), "--resume"],
+    ]
+    .concat()));
+    assert!(
+        e.contains("r.json.partial.jsonl:2:") && e.contains("a damaged journal line"),
+        "{e}"
+    );
+    std::fs::write(&journal, &kept).unwrap();
     // Another --chunk is refused, naming it.
     let mut other = args;
     other[args.len() - 1] = "30";

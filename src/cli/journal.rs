@@ -170,8 +170,10 @@ impl Journal {
                 );
             }
             complete_bytes += first.len() as u64 + 1;
-            for line in lines {
+            let mut number = 1;
+            while let Some(line) = lines.next() {
                 let line = line?;
+                number += 1;
                 match serde_json::from_str::<C>(&line) {
                     Ok(c) => {
                         let span = Span {
@@ -182,7 +184,25 @@ impl Journal {
                         done += 1;
                         complete_bytes += line.len() as u64 + 1;
                     }
-                    Err(_) => break, // a line cut by the interruption
+                    Err(e) => {
+                        // Only the last line can be cut by an interruption (lines are appended
+                        // one after the other); a bad line with finished work after it is
+                        // damage, and dropping what follows would lose that work.
+                        let cut = |l: &str| {
+                            l.trim_matches(|c: char| c.is_whitespace() || c == '\0')
+                                .is_empty()
+                        };
+                        if lines.any(|rest| rest.map_or(true, |r| !cut(&r))) {
+                            bail!(
+                                "{}:{number}:{}: a damaged journal line with finished work after \
+                                 it ({e}); mend or delete the journal (deleting starts the run \
+                                 over)",
+                                path.display(),
+                                e.column()
+                            );
+                        }
+                        break; // the line the interruption cut
+                    }
                 }
             }
             let file = std::fs::OpenOptions::new()
