@@ -108,6 +108,7 @@ fn outputs_are_refused_before_any_work() {
     std::fs::copy("puzzles/classic.txt", &input).unwrap();
     let p = input.to_str().unwrap();
     let same = d.join("x.out");
+    let (new, new_again) = (d.join("new.out"), d.join("missing/../new.out"));
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec!["batch", p, "--json", p],
@@ -121,6 +122,18 @@ fn outputs_are_refused_before_any_work() {
                 same.to_str().unwrap(),
                 "--csv",
                 same.to_str().unwrap(),
+            ],
+            "--json and --csv name the same output",
+        ),
+        // One new file written two ways (it was found only when the file already existed).
+        (
+            vec![
+                "batch",
+                p,
+                "--json",
+                new.to_str().unwrap(),
+                "--csv",
+                new_again.to_str().unwrap(),
             ],
             "--json and --csv name the same output",
         ),

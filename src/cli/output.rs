@@ -123,10 +123,38 @@ impl Output {
 
 /// The same file, whether named the same way or not (both exist).
 fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
+    match (resolved(a), resolved(b)) {
+        (Some(x), Some(y)) => x == y,
         _ => false,
     }
+}
+
+/// Where `path` points, also for a file not written yet (`x`, `./x` and `sub/../x` are one
+/// output): the canonical path of the file, else of its folder joined with its name, else the
+/// path made absolute with `.` and `..` folded.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    if let Ok(p) = path.canonicalize() {
+        return Some(p);
+    }
+    let name = path.file_name()?;
+    let folder = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if let Ok(d) = folder.canonicalize() {
+        return Some(d.join(name));
+    }
+    let mut out = std::env::current_dir().ok()?;
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    Some(out)
 }
 
 /// A path next to `path`, in the same folder, for writing before the rename.
