@@ -691,7 +691,12 @@ fn cli_errors_are_clear() {
     let e = run(&["--lr", "0.1:x:0.1"]);
     assert!(e.contains("end B `x` is not a number"), "{e}");
     let e = run(&["--lr", "-1:1:0.5"]);
-    assert!(e.contains("--lr: must be a number in (0, 1000]"), "{e}");
+    assert!(
+        e.contains("-1 is out of range: lr must be in (0, 1000]"),
+        "{e}"
+    );
+    let e = run(&["--lr", "0.1:0.2:0.1", "--d-bin", "1e-300"]);
+    assert!(e.contains("--d-bin must be in [0.01, 1]"), "{e}");
     let e = run(&["--lr", "0.5"]);
     assert!(e.contains("nothing to sweep"), "{e}");
     let e = run(&["--sr", "10:20:10", "--runs", "0"]);

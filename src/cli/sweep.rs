@@ -152,9 +152,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     // resume of the same command matches).
     let runs = super::ilca_args::runs_per_puzzle(&a.base(), a.runs);
     ensure!(
-        a.d_bin.is_finite() && a.d_bin > 0.0 && a.d_bin <= 1.0,
-        "--d-bin must be in (0, 1], got {}",
-        a.d_bin
+        a.d_bin.is_finite() && (0.01..=1.0).contains(&a.d_bin),
+        "--d-bin must be in [0.01, 1] (a bin's label has two decimals), got {}",
+        gpu_sudoku::plot::fmt_num(a.d_bin)
     );
     // The CSV grows as blocks finish and a journal sits beside it: it must be a file.
     ensure!(
@@ -507,15 +507,14 @@ pub fn parse_values(param: Param, text: &str) -> Result<Values> {
         );
         Ok(v)
     };
+    // Every value, single or of a range, within what the engine takes.
     let whole = |v: f64| -> Result<()> {
-        if param.integer() {
-            ensure!(
-                v.fract() == 0.0 && v >= 0.0,
-                "{flag} {t}: {} is not a whole number of steps",
+        param.check(v).map_err(|why| {
+            anyhow::anyhow!(
+                "{flag} {t}: {} is out of range: {why}",
                 gpu_sudoku::plot::fmt_num(v)
-            );
-        }
-        Ok(())
+            )
+        })
     };
     if !t.contains(':') {
         let v = num(t, "value")?;
@@ -544,6 +543,14 @@ pub fn parse_values(param: Param, text: &str) -> Result<Values> {
         parts[1].trim(),
         parts[0].trim()
     );
+    // Both ends in range first (a count from 0:1e300:1 would be a 300-digit number).
+    whole(a)?;
+    param.check(b).map_err(|why| {
+        anyhow::anyhow!(
+            "{flag} {t}: the end {} is out of range: {why}",
+            parts[1].trim()
+        )
+    })?;
     let count = ((b - a) / step + 1e-9).floor() + 1.0;
     ensure!(
         count <= MAX_RANGE_VALUES as f64,
@@ -655,11 +662,28 @@ mod tests {
         let e = err(Param::Lp, "abc");
         assert!(e.contains("`abc` is not a number"), "{e}");
         let e = err(Param::Sr, "2.5");
-        assert!(e.contains("not a whole number"), "{e}");
+        assert!(e.contains("whole number"), "{e}");
         let e = err(Param::Steps, "10:20:2.5");
-        assert!(e.contains("not a whole number"), "{e}");
-        let e = err(Param::Lr, "0:1:0.00001");
+        assert!(e.contains("whole number"), "{e}");
+        let e = err(Param::Lr, "0.00001:1:0.00001");
         assert!(e.contains("at most"), "{e}");
+        // Every value within the engine's bounds, single or in a range (a range's 0 steps ran
+        // and gave rows; a single out-of-range value said only "nothing to sweep").
+        for (p, text, says) in [
+            (Param::Steps, "0:100:50", "0 is out of range"),
+            (Param::Steps, "4294967296", "out of range"),
+            (
+                Param::Lr,
+                "-1",
+                "-1 is out of range: lr must be in (0, 1000]",
+            ),
+            (Param::Ratio, "0", "out of range"),
+            (Param::Lr, "0.1:1e300:1", "the end 1e300 is out of range"),
+            (Param::Sr, "1:3000000:1", "the end 3000000 is out of range"),
+        ] {
+            let e = err(p, text);
+            assert!(e.contains(says) && e.len() < 200, "{text}: {e}");
+        }
         let e = err(Param::Lr, "inf");
         assert!(e.contains("finite"), "{e}");
     }

@@ -67,6 +67,23 @@ impl Param {
         }
     }
 
+    /// Whether `v` is a value this parameter can take (the engine's own bounds, checked for
+    /// every value of a range as for a single one); the reason where it is not.
+    pub fn check(self, v: f64) -> Result<(), String> {
+        let max = crate::ilca::MAX_STEPS as f64;
+        let whole = v.fract() == 0.0;
+        match self {
+            Param::Ratio if v > 0.0 && v <= 1e6 => Ok(()),
+            Param::Ratio => Err("lp/lr must be in (0, 1000000]".into()),
+            Param::Lr | Param::Lp if v > 0.0 && v <= 1000.0 => Ok(()),
+            Param::Lr | Param::Lp => Err(format!("{} must be in (0, 1000]", self.name())),
+            Param::Sr if whole && (0.0..=max).contains(&v) => Ok(()),
+            Param::Sr => Err(format!("sr is a whole number of steps from 0 to {max}")),
+            Param::Steps if whole && (1.0..=max).contains(&v) => Ok(()),
+            Param::Steps => Err(format!("steps is a whole number from 1 to {max}")),
+        }
+    }
+
     /// Short symbol for titles.
     pub fn symbol(self) -> &'static str {
         match self {

@@ -83,8 +83,8 @@ impl Sweep<'_> {
             );
         }
         ensure!(
-            self.d_bin > 0.0 && self.d_bin <= 1.0,
-            "the d bin width must be in (0, 1], got {}",
+            (0.01..=1.0).contains(&self.d_bin),
+            "the d bin width must be in [0.01, 1] (a bin's label has two decimals), got {}",
             self.d_bin
         );
         // Files grouped by puzzle size (first appearance order); puzzle indices run over the
