@@ -141,6 +141,8 @@ fn outputs_are_refused_before_any_work() {
             vec!["batch", p, "--json", d.to_str().unwrap()],
             "is a folder",
         ),
+        (vec!["man", "-o", ""], "the path is empty"),
+        (vec!["batch", p, "--csv", ""], "the path is empty"),
         (
             vec!["trace", p, "--csv", p],
             "would overwrite the input file",

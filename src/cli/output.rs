@@ -212,6 +212,9 @@ fn describe(t: &Target) -> String {
 
 /// The folder is made if missing; the file (or a temporary file beside it) can be written.
 fn check_writable(path: &Path) -> Result<()> {
+    if path.as_os_str().is_empty() {
+        bail!("the path is empty: name a file (or `-` for standard output where it is allowed)");
+    }
     if path.is_dir() {
         bail!("is a folder, not a file");
     }
