@@ -174,6 +174,87 @@ fn sweep_shards_merge_to_the_whole_run() {
     );
 }
 
+/// Damaged sweep shards are refused naming the shard and the row: a row given twice, counts
+/// that do not add up, a settings count no shard could hold, a file cut short (the first two
+/// were merged without a word; the third allocated by the count).
+#[test]
+fn damaged_sweep_shards_are_refused_by_shard_and_row() {
+    let d = temp_dir("scale-sweep-damage");
+    let shard = |k: usize| {
+        let (json, csv) = (d.join(format!("s{k}.json")), d.join(format!("s{k}.csv")));
+        ok(&run(&[
+            "sweep",
+            "puzzles/classic.txt",
+            "--runs",
+            "1",
+            "--sr",
+            "0:30:10",
+            "--steps",
+            "40",
+            "--backend",
+            "cpu",
+            "--shard",
+            &format!("{k}/2"),
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ]));
+        json
+    };
+    let (s0, s1) = (shard(0), shard(1));
+    ok(&run(&["merge", s0.to_str().unwrap(), s1.to_str().unwrap()]));
+    let merged_with = |v: &Value| {
+        let damaged = d.join("damaged.json");
+        std::fs::write(&damaged, serde_json::to_string_pretty(v).unwrap()).unwrap();
+        fails(&run(&[
+            "merge",
+            damaged.to_str().unwrap(),
+            s1.to_str().unwrap(),
+        ]))
+    };
+    let mut v = json(&s0);
+    let first = v["rows"][0].clone();
+    v["rows"].as_array_mut().unwrap().push(first);
+    let e = merged_with(&v);
+    assert!(
+        e.contains("damaged.json: setting 0 has two rows for"),
+        "{e}"
+    );
+    let mut v = json(&s0);
+    v["rows"][0]["solved"] = 99.into();
+    let e = merged_with(&v);
+    assert!(
+        e.contains("damaged.json: row 1 claims 99 solved of 1 instances"),
+        "{e}"
+    );
+    let mut v = json(&s0);
+    v["params"]["settings"] = (1u64 << 40).into();
+    let mut w = json(&s1);
+    w["params"]["settings"] = (1u64 << 40).into();
+    let (a, b) = (d.join("a.json"), d.join("b.json"));
+    std::fs::write(&a, v.to_string()).unwrap();
+    std::fs::write(&b, w.to_string()).unwrap();
+    let e = fails(&run(&["merge", a.to_str().unwrap(), b.to_str().unwrap()]));
+    assert!(
+        e.contains("settings missing from the shards: 4, 5,") && e.len() < 2_000,
+        "{e}"
+    );
+    let text = std::fs::read_to_string(&s0).unwrap();
+    let cut = d.join("cut.json");
+    std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
+    let e = fails(&run(&[
+        "merge",
+        cut.to_str().unwrap(),
+        s1.to_str().unwrap(),
+    ]));
+    assert!(
+        e.contains("cut.json:") && e.contains("not a JSON report"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
 #[test]
 fn compare_shards_merge_to_the_whole_run() {
     sharded_equals_whole(

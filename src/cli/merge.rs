@@ -49,7 +49,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .iter()
         .map(|p| {
             let text = std::fs::read_to_string(p).with_context(|| format!("cannot read {p}"))?;
-            serde_json::from_str(&text).with_context(|| format!("{p}: not a JSON report"))
+            serde_json::from_str(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "{p}:{}:{}: not a JSON report ({e}; a shard cut short?)",
+                    e.line(),
+                    e.column()
+                )
+            })
         })
         .collect::<Result<_>>()?;
     for (p, d) in a.shards.iter().zip(&docs) {
@@ -380,48 +386,74 @@ fn merge_batch(a: &Args, docs: &[Value]) -> Result<ExitCode> {
 /// Sweeps are sharded by setting: the merged report holds every setting's rows, in plan order;
 /// `--csv` writes them as the sweep CSV.
 fn merge_sweep(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
-    let settings = docs[0]["params"]["settings"].as_u64().unwrap_or(0) as usize;
-    let mut rows: Vec<(usize, Value)> = Vec::new();
-    let mut owner: Vec<Option<usize>> = vec![None; settings];
+    let settings = docs[0]["params"]["settings"]
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .with_context(|| format!("{}: its sweep has no count of settings", a.shards[0]))?;
+    // Checked row by row, naming the shard: a setting in one shard only, one row per group and
+    // label of a setting, counts that add up. (Nothing is allocated by the claimed count.)
+    let mut rows: Vec<(usize, Value, gpu_sudoku::sweep::Row)> = Vec::new();
+    let mut owner: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
     for (si, d) in docs.iter().enumerate() {
-        for r in d["rows"].as_array().into_iter().flatten() {
-            let s = r["setting"].as_u64().unwrap_or(u64::MAX) as usize;
+        let p = &a.shards[si];
+        for (k, r) in d["rows"].as_array().into_iter().flatten().enumerate() {
+            let s = r["setting"].as_u64().unwrap_or(u64::MAX);
             ensure!(
-                s < settings,
-                "{}: a row of setting {s}, of {settings}",
-                a.shards[si]
+                s < settings as u64,
+                "{p}: row {} is of setting {}, of {settings}",
+                k + 1,
+                r["setting"]
             );
-            match owner[s] {
-                Some(o) if o != si => bail!(
-                    "setting {s} is in two shards ({} and {})",
-                    a.shards[o],
-                    a.shards[si]
-                ),
-                _ => owner[s] = Some(si),
+            let s = s as usize;
+            let row: gpu_sudoku::sweep::Row = serde_json::from_value(r.clone())
+                .with_context(|| format!("{p}: row {} is not a sweep row", k + 1))?;
+            ensure!(
+                row.solved <= row.instances,
+                "{p}: row {} claims {} solved of {} instances",
+                k + 1,
+                row.solved,
+                row.instances
+            );
+            ensure!(
+                seen.insert((s, format!("{:?}", row.group), row.label.clone())),
+                "{p}: setting {s} has two rows for {}",
+                row.label
+            );
+            match owner.get(&s) {
+                Some(&o) if o != si => {
+                    bail!("setting {s} is in two shards ({} and {p})", a.shards[o])
+                }
+                _ => {
+                    owner.insert(s, si);
+                }
             }
-            rows.push((s, r.clone()));
+            rows.push((s, r.clone(), row));
         }
     }
-    let missing: Vec<String> = (0..settings)
-        .filter(|&s| owner[s].is_none())
-        .map(|s| s.to_string())
-        .collect();
-    ensure!(
-        missing.is_empty(),
-        "settings missing from the shards: {} (an unfinished shard? finish it with --resume)",
-        missing.join(", ")
-    );
-    rows.sort_by_key(|(s, _)| *s);
+    if owner.len() < settings {
+        let missing: Vec<String> = (0..settings)
+            .filter(|s| !owner.contains_key(s))
+            .take(gpu_sudoku::shard::LISTED)
+            .map(|s| s.to_string())
+            .collect();
+        bail!(
+            "settings missing from the shards: {}{} (an unfinished shard? finish it with --resume)",
+            missing.join(", "),
+            if settings - owner.len() > missing.len() {
+                format!(" … ({} in all)", settings - owner.len())
+            } else {
+                String::new()
+            }
+        );
+    }
+    rows.sort_by_key(|(s, _, _)| *s);
     let mut merged = docs[0].clone();
     merged["command"] = serde_json::json!(std::env::args().collect::<Vec<_>>());
     merged.as_object_mut().expect("an object").remove("shard");
     merged["provenance"] = shard_provenance(&docs);
-    merged["rows"] = Value::Array(rows.iter().map(|(_, r)| r.clone()).collect());
-    let csv_rows: Vec<gpu_sudoku::sweep::Row> = rows
-        .into_iter()
-        .map(|(_, r)| serde_json::from_value(r))
-        .collect::<Result<_, _>>()
-        .context("a bad sweep row")?;
+    merged["rows"] = Value::Array(rows.iter().map(|(_, r, _)| r.clone()).collect());
+    let csv_rows: Vec<gpu_sudoku::sweep::Row> = rows.into_iter().map(|(_, _, r)| r).collect();
     print_table(
         &a.reports,
         &format!("merged {} settings, {} rows\n", settings, csv_rows.len()),
