@@ -1076,6 +1076,38 @@ fn lines_plot_for_species_proportions() {
             .arg(dir.join("w.png")),
     );
     assert!(e.contains("spans values too far apart to draw"), "{e}");
+    // Written non-finite values are refused by line and column (an empty field is a gap).
+    std::fs::write(&wide, "gen,a\ninf,1\n1,NaN\n").unwrap();
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-lines")
+            .arg(&wide)
+            .arg("--out")
+            .arg(dir.join("w.png")),
+    );
+    assert!(
+        e.contains("wide.csv:2: column 1 (gen): `inf` is not a finite number"),
+        "{e}"
+    );
+    // A sweep CSV whose setting the sweep could not have run.
+    let text = std::fs::read_to_string("docs/data/fig5-h100.csv").unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut f: Vec<String> = lines[1].split(',').map(String::from).collect();
+    f[2] = "NaN".into();
+    lines[1] = f.join(",");
+    let bad = dir.join("bad-sweep.csv");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    let mut c = bin();
+    let e = fails(
+        c.arg("plot-sweep")
+            .arg(&bad)
+            .arg("--figures")
+            .arg(dir.join("bad")),
+    );
+    assert!(
+        e.contains("bad-sweep.csv:2: column 3 is not a finite number: `NaN`"),
+        "{e}"
+    );
 }
 
 /// The plot commands name their image format `--figure-format`, as `sweep` does (`--format` is

@@ -360,17 +360,22 @@ fn read_wide(path: &str) -> Result<(Vec<String>, Vec<Vec<f64>>)> {
         );
         let mut row = Vec::with_capacity(f.len());
         for (i, s) in f.iter().enumerate() {
+            // An empty field is a gap in its series; a written value must be a finite number.
             row.push(if s.is_empty() {
                 f64::NAN
             } else {
-                s.parse().map_err(|_| {
-                    anyhow::anyhow!(
-                        "{path}:{}: column {} ({}): `{s}` is not a number",
-                        ln + 1,
-                        i + 1,
-                        cols[i]
-                    )
-                })?
+                s.parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "{path}:{}: column {} ({}): `{s}` is not a finite number (leave the \
+                         field empty for a gap)",
+                            ln + 1,
+                            i + 1,
+                            cols[i]
+                        )
+                    })?
             });
         }
         rows.push(row);

@@ -554,7 +554,8 @@ pub fn parse_values(param: Param, text: &str) -> Result<Values> {
     let count = ((b - a) / step + 1e-9).floor() + 1.0;
     ensure!(
         count <= MAX_RANGE_VALUES as f64,
-        "{flag} {t}: {count} values; at most {MAX_RANGE_VALUES} per range (use a larger step)"
+        "{flag} {t}: {} values; at most {MAX_RANGE_VALUES} per range (use a larger step)",
+        gpu_sudoku::plot::fmt_num(count)
     );
     let dec = match (decimals(parts[0].trim()), decimals(parts[2].trim())) {
         (Some(x), Some(y)) => Some(x.max(y)),

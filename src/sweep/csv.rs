@@ -79,9 +79,24 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             f.len()
         );
         let fl = |i: usize| -> Result<f64> {
-            f[i].parse::<f64>().map_err(|_| {
-                anyhow::anyhow!("{name}:{ln}: column {} is not a number: `{}`", i + 1, f[i])
-            })
+            f[i].parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{name}:{ln}: column {} is not a finite number: `{}`",
+                        i + 1,
+                        f[i]
+                    )
+                })
+        };
+        // A setting's value as the sweep could have run it.
+        let param = |i: usize, p: Param| -> Result<f64> {
+            let v = fl(i)?;
+            p.check(v).map_err(|why| {
+                anyhow::anyhow!("{name}:{ln}: column {} ({}): {why}", i + 1, p.name())
+            })?;
+            Ok(v)
         };
         let int = |i: usize| -> Result<usize> {
             f[i].parse::<usize>().map_err(|_| {
@@ -120,11 +135,11 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             swept: f[0].to_string(),
             role,
             point: Point {
-                lr: fl(2)?,
-                lp: fl(3)?,
-                ratio: fl(4)?,
-                sr: int(5)? as u32,
-                steps: int(6)? as u32,
+                lr: param(2, Param::Lr)?,
+                lp: param(3, Param::Lp)?,
+                ratio: param(4, Param::Ratio)?,
+                sr: param(5, Param::Sr)? as u32,
+                steps: param(6, Param::Steps)? as u32,
             },
             group,
             label: f[8].to_string(),

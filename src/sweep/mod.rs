@@ -73,8 +73,8 @@ impl Param {
         let max = crate::ilca::MAX_STEPS as f64;
         let whole = v.fract() == 0.0;
         match self {
-            Param::Ratio if v > 0.0 && v <= 1e6 => Ok(()),
-            Param::Ratio => Err("lp/lr must be in (0, 1000000]".into()),
+            Param::Ratio if v > 0.0 && v.is_finite() => Ok(()),
+            Param::Ratio => Err("lp/lr must be positive".into()),
             Param::Lr | Param::Lp if v > 0.0 && v <= 1000.0 => Ok(()),
             Param::Lr | Param::Lp => Err(format!("{} must be in (0, 1000]", self.name())),
             Param::Sr if whole && (0.0..=max).contains(&v) => Ok(()),
