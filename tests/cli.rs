@@ -173,6 +173,18 @@ fn rate_prints_a_table_and_json() {
     assert!(v[0]["uses"]["hidden-single"].as_u64().unwrap() > 0);
     assert_eq!(v[1]["solutions"], 2);
     assert!(v[1]["tier"].is_null());
+    // The CSV carries the join key of batch's and compare's rows (path, line) and the puzzle
+    // line's extra fields (famous.txt's names were lost).
+    let out = run(&["rate", "puzzles/famous.txt", "--csv", "-"]);
+    let csv = text(&out.stdout);
+    let mut lines = csv.lines();
+    let head = lines.next().unwrap();
+    assert!(head.starts_with("path,line,") && head.ends_with(",extra"), "{head}");
+    let first = lines.next().unwrap();
+    assert!(
+        first.starts_with("puzzles/famous.txt,23,") && first.ends_with(",name=ai-escargot"),
+        "{first}"
+    );
 }
 
 #[test]

@@ -50,6 +50,9 @@ pub struct Row {
     pub hardest: Option<String>,
     /// Uses per technique (only those used).
     pub uses: BTreeMap<String, u32>,
+    /// The puzzle line's extra fields (e.g. `name=ai-escargot`; absent when none).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub extra: String,
 }
 
 /// The JSON report: the tool, the command and the inputs (a list of one, named and shaped as
@@ -62,16 +65,21 @@ struct Report<'a> {
     puzzles: &'a [Row],
 }
 
-/// One CSV row per puzzle; techniques as `name:uses` joined by spaces.
-fn csv(rows: &[Row]) -> String {
+/// One CSV row per puzzle; techniques as `name:uses` joined by spaces. `path` and `line` are
+/// the key that joins a puzzle's row to `batch`'s (`file`, `line`) and `compare`'s (`path`,
+/// `line`) rows; `extra` is the puzzle line's extra fields (e.g. `name=ai-escargot`).
+fn csv(path: &str, rows: &[Row]) -> String {
+    use gpu_sudoku::report::batch::csv_field;
     let mut out = String::from(
-        "line,clues,blank_fraction,solutions,gave_up_after_nodes,tier,score,hardest,uses\n",
+        "path,line,clues,blank_fraction,solutions,gave_up_after_nodes,tier,score,hardest,uses,\
+         extra\n",
     );
     let opt = |x: Option<String>| x.unwrap_or_default();
     for r in rows {
         let uses: Vec<String> = r.uses.iter().map(|(k, v)| format!("{k}:{v}")).collect();
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
+            csv_field(path),
             r.line,
             r.clues,
             r.blank_fraction,
@@ -80,7 +88,8 @@ fn csv(rows: &[Row]) -> String {
             opt(r.tier.clone()),
             opt(r.score.map(|k| k.to_string())),
             opt(r.hardest.clone()),
-            uses.join(" ")
+            uses.join(" "),
+            csv_field(&r.extra)
         ));
     }
     out
@@ -127,6 +136,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                             .collect()
                     })
                     .unwrap_or_default(),
+                extra: p.extra.clone(),
             }
         })
         .collect();
@@ -145,7 +155,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             };
             Ok(serde_json::to_string_pretty(&report)? + "\n")
         },
-        || csv(&rows),
+        || csv(&file.path, &rows),
     )?;
     let mut out = String::new();
     writeln!(
