@@ -179,7 +179,10 @@ fn rate_prints_a_table_and_json() {
     let csv = text(&out.stdout);
     let mut lines = csv.lines();
     let head = lines.next().unwrap();
-    assert!(head.starts_with("path,line,") && head.ends_with(",extra"), "{head}");
+    assert!(
+        head.starts_with("path,line,") && head.ends_with(",extra"),
+        "{head}"
+    );
     let first = lines.next().unwrap();
     assert!(
         first.starts_with("puzzles/famous.txt,23,") && first.ends_with(",name=ai-escargot"),

@@ -258,3 +258,64 @@ fn a_stall_without_an_enhancement_is_refused() {
     ]);
     assert!(ok(&o).contains("solved 1/1"), "{}", ok(&o));
 }
+
+/// `rfss`'s CSV has `batch --algo rfss`'s columns where they mean the same (file, label,
+/// puzzle, line, `param_…`, extra), so the two stack in pandas; its table shows each puzzle's
+/// line and name (a 0-based index alone did not say which row was AI Escargot).
+#[test]
+fn rfss_csv_and_table_name_the_puzzles_like_batch() {
+    let common = [
+        "puzzles/famous.txt",
+        "--max-generations",
+        "5",
+        "--backend",
+        "cpu",
+        "--csv",
+        "-",
+    ];
+    let csv_of = |args: &[&str]| {
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let rfss = csv_of(&[&["rfss"][..], &common].concat());
+    let batch = csv_of(&[&["batch"][..], &common, &["--algo", "rfss"]].concat());
+    let head = |t: &str| -> Vec<String> {
+        t.lines()
+            .next()
+            .unwrap()
+            .split(',')
+            .map(String::from)
+            .collect()
+    };
+    let (r, b) = (head(&rfss), head(&batch));
+    for col in b.iter().filter(|c| {
+        ["file", "label", "puzzle", "line", "extra"].contains(&c.as_str())
+            || c.starts_with("param_")
+    }) {
+        assert!(r.contains(col), "rfss CSV lacks {col}: {r:?}");
+    }
+    let first = rfss.lines().nth(1).unwrap();
+    assert!(
+        first.starts_with("puzzles/famous.txt,famous,0,23,"),
+        "{first}"
+    );
+    assert!(first.ends_with(",name=ai-escargot"), "{first}");
+    let out = run(&[
+        "rfss",
+        "puzzles/famous.txt",
+        "--max-generations",
+        "5",
+        "--backend",
+        "cpu",
+    ]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    let row = table.lines().nth(1).unwrap();
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!((fields[0], fields[1]), ("0", "23"), "{row}");
+    assert!(row.ends_with("name=ai-escargot"), "{row}");
+}

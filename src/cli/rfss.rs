@@ -78,20 +78,27 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let outcomes = rfss::run::run_with(&device, &grids, &params, &opts, &|k| pb.inc(k as u64))?;
     let secs = t0.elapsed().as_secs_f64();
     pb.finish_and_clear();
+    // The puzzle's line (and its extra fields, e.g. a name) find it in the file.
     let mut t = format!(
-        "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}\n",
-        "puzzle", "status", "solved at", "generations", "species", "conflicts", "restarts"
+        "{:>6}  {:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}\n",
+        "puzzle", "line", "status", "solved at", "generations", "species", "conflicts", "restarts"
     );
-    for (i, o) in outcomes.iter().enumerate() {
+    for (i, (o, p)) in outcomes.iter().zip(&file.puzzles).enumerate() {
         t += &format!(
-            "{:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}\n",
+            "{:>6}  {:>6}  {:<11}  {:>11}  {:>11}  {:>8}  {:>9}  {:>8}{}\n",
             i,
+            p.line,
             o.status.name(),
             o.solved_at.map(|g| g.to_string()).unwrap_or("-".into()),
             o.generations,
             o.species,
             o.conflicts,
-            o.restarts
+            o.restarts,
+            if p.extra.is_empty() {
+                String::new()
+            } else {
+                format!("  {}", p.extra)
+            }
         );
         if let Status::Unsolvable(r) = &o.status {
             t += &format!("        {r}\n");
@@ -143,15 +150,19 @@ pub fn run(a: Args) -> Result<ExitCode> {
             Ok(serde_json::to_string_pretty(&report)? + "\n")
         },
         || {
+            // The columns of `batch --algo rfss`'s CSV where they mean the same (file, label,
+            // puzzle, line, the `param_…` columns, extra), so the two join and stack.
             let mut s = String::from(
-                "file,puzzle,line,status,solved_at,generations,species,conflicts,restarts,\
-                 species_updates,grid,max_generations,stable_generations,underflow,\
-                 underflow_log2,enhance,stall_generations\n",
+                "file,label,puzzle,line,status,solved_at,generations,species,conflicts,restarts,\
+                 species_updates,grid,param_enhancement,param_max_generations,\
+                 param_stable_generations,param_stall_generations,param_underflow,\
+                 param_underflow_log2,extra\n",
             );
             for (i, (o, p)) in outcomes.iter().zip(&file.puzzles).enumerate() {
                 s += &format!(
-                    "{},{i},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    "{},{},{i},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                     csv_field(&file.path),
+                    csv_field(&file.label()),
                     p.line,
                     o.status.name(),
                     o.solved_at.map(|g| g.to_string()).unwrap_or_default(),
@@ -161,12 +172,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     o.restarts,
                     o.species_updates,
                     o.grid,
+                    params.enhancement,
                     params.max_generations,
                     params.stable_generations,
+                    params.stall_generations,
                     params.underflow,
                     params.underflow_log2,
-                    params.enhancement,
-                    params.stall_generations
+                    csv_field(&p.extra)
                 );
             }
             s
