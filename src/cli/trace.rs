@@ -35,7 +35,8 @@ pub struct Args {
     pub ilca: IlcaArgs,
     #[command(flatten)]
     pub rfss: RfssArgs,
-    /// RFSS: sample the proportions every N generations (generation 0 and the last included).
+    /// RFSS: sample the proportions every N generations (generation 0 and the last included)
+    /// [default: 1000].
     #[arg(long, value_name = "N")]
     pub every: Option<u32>,
     /// ILCA: write per step and cell: state, changed, degree, feedback, reset and
