@@ -353,3 +353,55 @@ fn every_rfss_enhancement_is_an_entry() {
         assert_eq!(v["params"]["settings"][&name]["enhancement"], *e);
     }
 }
+
+/// With `--seed 1` (batch's default) compare's `ilca` entry runs exactly batch's instances, as
+/// `compare --help` says; its own default seed is 0.
+#[test]
+fn compare_with_batchs_seed_runs_batchs_ilca_instances() {
+    let steps = |args: &[&str]| -> Vec<String> {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let (solved, n) = (
+            head.iter().position(|c| *c == "solved").unwrap(),
+            head.iter()
+                .position(|c| *c == "steps" || *c == "iterations")
+                .unwrap(),
+        );
+        lines
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                format!("{} {}", f[solved], f[n])
+            })
+            .collect()
+    };
+    let batch = steps(&[
+        "batch",
+        "puzzles/easy.txt",
+        "--runs",
+        "2",
+        "--backend",
+        "cpu",
+        "--csv",
+        "-",
+    ]);
+    let compare = steps(&[
+        "compare",
+        "puzzles/easy.txt",
+        "--algos",
+        "ilca",
+        "--runs",
+        "2",
+        "--seed",
+        "1",
+        "--csv",
+        "-",
+    ]);
+    assert_eq!(batch.len(), 200);
+    assert_eq!(batch, compare);
+}
