@@ -142,6 +142,10 @@ fn outputs_are_refused_before_any_work() {
             "is a folder",
         ),
         (vec!["man", "-o", ""], "the path is empty"),
+        (
+            vec!["generate", "--model", "paper", "--tier", "easy", "-o", ""],
+            "the path is empty",
+        ),
         (vec!["batch", p, "--csv", ""], "the path is empty"),
         (
             vec!["trace", p, "--csv", p],

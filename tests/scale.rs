@@ -221,6 +221,30 @@ fn damaged_sweep_shards_are_refused_by_shard_and_row() {
         e.contains("damaged.json: setting 0 has two rows for"),
         "{e}"
     );
+    // A step range gives one setting a row per step limit: those shards merge.
+    let ranged = |k: usize| {
+        let (json, csv) = (d.join(format!("r{k}.json")), d.join(format!("r{k}.csv")));
+        ok(&run(&[
+            "sweep",
+            "puzzles/classic.txt",
+            "--runs",
+            "1",
+            "--sr",
+            "0:10:10",
+            "--steps",
+            "10:40:10",
+            "--backend",
+            "cpu",
+            "--shard",
+            &format!("{k}/2"),
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ]));
+        json.to_str().unwrap().to_string()
+    };
+    ok(&run(&["merge", &ranged(0), &ranged(1)]));
     let mut v = json(&s0);
     v["rows"][0]["solved"] = 99.into();
     let e = merged_with(&v);
@@ -249,8 +273,13 @@ fn damaged_sweep_shards_are_refused_by_shard_and_row() {
         s1.to_str().unwrap(),
     ]));
     assert!(
-        e.contains("cut.json:") && e.contains("not a JSON report"),
+        e.contains("not a JSON report") && e.contains("a shard cut short?"),
         "{e}"
+    );
+    let at = e.split("cut.json:").nth(1).unwrap_or_default();
+    assert!(
+        at.starts_with(|c: char| c.is_ascii_digit()),
+        "FILE:LINE:COL: {e}"
     );
     std::fs::remove_dir_all(&d).ok();
 }

@@ -3,7 +3,7 @@
 //! comment holding the exact command that reproduces it.
 
 use super::args::choice;
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Result};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::generate::{generate, Model, Spec, Tier};
 use gpu_sudoku::puzzle::Geometry;
@@ -65,6 +65,14 @@ pub fn command_line(a: &Args) -> String {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    // The output is checked (and its folder made) before any puzzle is generated.
+    let output = a
+        .output
+        .as_deref()
+        .map(|p| super::output::Output::new("--output", p));
+    if let Some(o) = &output {
+        super::output::check(&[], std::slice::from_ref(o))?;
+    }
     let b = Geometry::box_for_side(a.size).ok_or_else(|| {
         anyhow!(
             "--size {} is not supported: use 4, 9, 16, 25, 36, 49 or 64",
@@ -106,23 +114,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
         text.push_str(&p.extra);
         text.push('\n');
     }
-    match &a.output {
-        Some(path) => {
-            if let Some(dir) = std::path::Path::new(path)
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-            {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
-            }
-            std::fs::write(path, &text).with_context(|| format!("cannot write {path}"))?;
+    match (&output, &a.output) {
+        (Some(o), Some(path)) if path != "-" => {
+            o.write(text.as_bytes())?;
             errln!(
                 "wrote {} puzzles to {path} ({:.2} s)",
                 puzzles.len(),
                 started.elapsed().as_secs_f64()
             );
         }
-        None => super::progress::print_stdout(&text)?,
+        _ => super::progress::print_stdout(&text)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -193,12 +193,16 @@ impl Journal {
                                 .is_empty()
                         };
                         if lines.any(|rest| rest.map_or(true, |r| !cut(&r))) {
+                            // serde's own position counts from this line: the column is said.
+                            let what = e.to_string();
+                            let what = what.split(" at line ").next().unwrap_or_default();
                             bail!(
                                 "{}:{number}:{}: a damaged journal line with finished work after \
-                                 it ({e}); mend or delete the journal (deleting starts the run \
+                                 it ({}); mend or delete the journal (deleting starts the run \
                                  over)",
                                 path.display(),
-                                e.column()
+                                e.column(),
+                                what
                             );
                         }
                         break; // the line the interruption cut

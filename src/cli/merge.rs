@@ -415,10 +415,19 @@ fn merge_sweep(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
                 row.solved,
                 row.instances
             );
+            // One setting answers every step limit of a range: a row is its setting, role,
+            // step limit, group and label.
             ensure!(
-                seen.insert((s, format!("{:?}", row.group), row.label.clone())),
-                "{p}: setting {s} has two rows for {}",
-                row.label
+                seen.insert((
+                    s,
+                    format!("{:?}", row.role),
+                    row.point.steps,
+                    format!("{:?}", row.group),
+                    row.label.clone()
+                )),
+                "{p}: setting {s} has two rows for {} at {} steps",
+                row.label,
+                row.point.steps
             );
             match owner.get(&s) {
                 Some(&o) if o != si => {

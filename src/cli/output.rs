@@ -130,23 +130,18 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Where `path` points, also for a file not written yet (`x`, `./x` and `sub/../x` are one
-/// output): the canonical path of the file, else of its folder joined with its name, else the
-/// path made absolute with `.` and `..` folded.
+/// output): its deepest existing ancestor made canonical (links resolved), then the rest of the
+/// path with `.` and `..` folded as text (a folder that does not exist yet is no link).
 fn resolved(path: &Path) -> Option<PathBuf> {
-    if let Ok(p) = path.canonicalize() {
-        return Some(p);
-    }
-    let name = path.file_name()?;
-    let folder = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if let Ok(d) = folder.canonicalize() {
-        return Some(d.join(name));
-    }
-    let mut out = std::env::current_dir().ok()?;
-    for c in path.components() {
-        match c {
+    let absolute = std::env::current_dir().ok()?.join(path);
+    let parts: Vec<std::path::Component> = absolute.components().collect();
+    // The longest prefix that exists, canonical; then the rest folded.
+    let (mut out, from) = (1..=parts.len()).rev().find_map(|k| {
+        let prefix: PathBuf = parts[..k].iter().collect();
+        prefix.canonicalize().ok().map(|p| (p, k))
+    })?;
+    for part in &parts[from..] {
+        match part {
             std::path::Component::CurDir => {}
             std::path::Component::ParentDir => {
                 out.pop();

@@ -26,7 +26,8 @@ pub const GAVE_UP: u8 = 3;
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchLimits {
     /// Give up on a puzzle after this many search nodes (0: no limit); it is then reported as
-    /// `line N: gave up after K nodes` and the exit status is 3.
+    /// `line N: gave up after K nodes` (`# line N: …` under `solve --pretty`) and the exit
+    /// status is 3.
     #[arg(long, default_value_t = 10_000_000, value_name = "N")]
     pub max_nodes: u64,
     /// Give up on a puzzle after this many seconds of search (0: no limit).

@@ -139,7 +139,12 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
                 lp: param(3, Param::Lp)?,
                 ratio: param(4, Param::Ratio)?,
                 sr: param(5, Param::Sr)? as u32,
-                steps: param(6, Param::Steps)? as u32,
+                // Earlier sweeps could write steps = 0 from a range: still read.
+                steps: if fl(6)? == 0.0 {
+                    0
+                } else {
+                    param(6, Param::Steps)? as u32
+                },
             },
             group,
             label: f[8].to_string(),
