@@ -66,6 +66,11 @@ fn a_closed_pipe_still_writes_the_files_and_exits_like_unix_tools() {
         ],
         vec!["rfss", "puzzles/classic.txt", "--backend", "cpu"],
         vec!["adapters"],
+        // These exited 0 on a closed pipe.
+        vec!["solve", "puzzles/classic.txt"],
+        vec![
+            "generate", "--model", "paper", "--tier", "easy", "--count", "3",
+        ],
     ] {
         let out = with_closed_stdout(&args);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -98,6 +103,25 @@ fn a_full_stdout_is_an_error_after_the_files_are_written() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("cannot write to standard output"), "{err}");
     assert_eq!(parses(&json)["runs"], 10);
+    // solve and generate name standard output too (they said only "No space left on device").
+    for args in [
+        &["solve", "puzzles/classic.txt"][..],
+        &[
+            "generate", "--model", "paper", "--tier", "easy", "--count", "3",
+        ],
+    ] {
+        let out = bin()
+            .args(args)
+            .stdout(Stdio::from(std::fs::File::create("/dev/full").unwrap()))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+    }
     std::fs::remove_dir_all(&d).ok();
 }
 

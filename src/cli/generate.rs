@@ -123,7 +123,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 started.elapsed().as_secs_f64()
             );
         }
-        _ => super::progress::print_stdout(&text)?,
+        _ => super::output::stdout(&text),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -18,13 +18,3 @@ pub fn bar(len: usize, what: &str) -> ProgressBar {
     pb.set_message(what.to_string());
     pb
 }
-
-/// Writes `text` to standard output; a closed pipe (`| head`) is not an error.
-pub fn print_stdout(text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
-}

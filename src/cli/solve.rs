@@ -219,7 +219,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
         }
     }
-    super::progress::print_stdout(&out)?;
+    super::output::stdout(&out);
     if as_file + not_as_file > 0 {
         errln!(
             "{}: {} answers compared with the file's solution column: {as_file} equal, {not_as_file} differ",
