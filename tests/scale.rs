@@ -653,6 +653,41 @@ fn a_killed_batch_resumes_to_the_identical_report() {
         e.contains("r.json.partial.jsonl:2:") && e.contains("a damaged journal line"),
         "{e}"
     );
+    // Records that this run could not have written there are refused, naming the chunk (a
+    // puzzle beyond the file and a negative time panicked; a missing or moved record, or steps
+    // beyond the limit, were counted).
+    type Edit = fn(&mut Value);
+    let edits: [(Edit, &str); 5] = [
+        (|c| c["results"][0]["puzzle"] = 5000.into(), "not puzzle"),
+        (|c| c["wall_s"] = (-100.0).into(), "is not a duration"),
+        (
+            |c| c["results"] = Value::Array(Vec::new()),
+            "0 records for 25 items",
+        ),
+        (
+            |c| c["results"][0]["steps"] = 1_000_000_000.into(),
+            "(limit 400)",
+        ),
+        (|c| c["results"][1]["run"] = 0.into(), "not puzzle 0 run 1"),
+    ];
+    for (edit, says) in edits {
+        let mut lines: Vec<String> = kept.lines().map(String::from).collect();
+        let mut chunk: Value = serde_json::from_str(&lines[1]).unwrap();
+        edit(&mut chunk);
+        lines[1] = chunk.to_string();
+        std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+        let e = fails(&run(&[
+            &args[..],
+            &["--json", report.to_str().unwrap(), "--resume"],
+        ]
+        .concat()));
+        assert!(
+            e.contains("a damaged journal record (items ")
+                && e.contains(says)
+                && !e.contains("panicked"),
+            "{says}: {e}"
+        );
+    }
     std::fs::write(&journal, &kept).unwrap();
     // Another --chunk is refused, naming it.
     let mut other = args;
