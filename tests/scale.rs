@@ -779,6 +779,43 @@ fn a_killed_compare_resumes_to_the_same_report() {
         e.contains("written by another run") && e.contains("`schema`"),
         "{e}"
     );
+    // Records this run could not have written there are refused, naming the chunk (a missing
+    // record, a negative time, a puzzle beyond the file or another algorithm's attempt were
+    // counted: 15 attempts for 16, a mean of −74 ms).
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(Edit, &str); 4] = [
+        (
+            |c| c["records"][0]["seconds"] = (-5.0).into(),
+            "is not a duration",
+        ),
+        (
+            |c| {
+                c["records"].as_array_mut().unwrap().pop();
+            },
+            "19 records for 20 attempts",
+        ),
+        (|c| c["records"][0]["puzzle"] = 999.into(), "puzzle 999"),
+        (|c| c["records"][0]["algo"] = "sa".into(), "holds sa puzzle"),
+    ];
+    for (edit, says) in edits {
+        let mut lines: Vec<String> = kept.lines().map(String::from).collect();
+        let mut chunk: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+        edit(&mut chunk);
+        lines[1] = chunk.to_string();
+        std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+        let e = fails(&run(&[
+            &args[..],
+            &["--json", report.to_str().unwrap()],
+            &["--csv", csv.to_str().unwrap(), "--resume"],
+        ]
+        .concat()));
+        assert!(
+            e.contains("a damaged journal record (attempts ") && e.contains(says),
+            "{says}: {e}"
+        );
+    }
+    std::fs::write(&journal, &kept).unwrap();
     let out = run(&[
         &args[..],
         &["--json", report.to_str().unwrap()],

@@ -241,6 +241,51 @@ struct ChunkDone {
     records: Vec<AttemptRecord>,
 }
 
+/// Whether a chunk read back from a journal is what this run would have made there: one record
+/// per attempt in order (attempt i of a group is puzzle i / runs, run i % runs, of the group's
+/// file and algorithm), a non-negative time. (Hand-edited or
+/// damaged records were counted: a missing one, a negative time, a puzzle beyond the file.)
+fn check_resumed(
+    c: &ChunkDone,
+    files: &[gpu_sudoku::puzzle::PuzzleFile],
+    algos: &[Algo],
+    runs: usize,
+) -> std::result::Result<(), String> {
+    let (fi, ai) = (c.group / algos.len().max(1), c.group % algos.len().max(1));
+    let (Some(file), Some(algo)) = (files.get(fi), algos.get(ai)) else {
+        return Err(format!("group {} does not exist", c.group));
+    };
+    if c.records.len() != c.end.saturating_sub(c.start) {
+        return Err(format!(
+            "{} records for {} attempts",
+            c.records.len(),
+            c.end.saturating_sub(c.start)
+        ));
+    }
+    for (i, r) in (c.start..c.end).zip(&c.records) {
+        let (puzzle, run) = (i / runs, i % runs);
+        if (r.puzzle, r.run) != (puzzle, run)
+            || puzzle >= file.puzzles.len()
+            || r.algo != algo.name()
+        {
+            return Err(format!(
+                "attempt {i} holds {} puzzle {} run {}, not {} puzzle {puzzle} run {run}",
+                r.algo,
+                r.puzzle,
+                r.run,
+                algo.name()
+            ));
+        }
+        if !(r.seconds.is_finite() && r.seconds >= 0.0) {
+            return Err(format!(
+                "attempt {i}: its time {} s is not a duration",
+                r.seconds
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// What a run keeps of a finished chunk: where its records lie in the journal (none when no
 /// report is asked for), their outcomes and their unit.
 struct Kept {
@@ -631,6 +676,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let mut done: std::collections::HashMap<(usize, usize), Kept> = Default::default();
     let mut journal =
         super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume, |span, c| {
+            check_resumed(&c, &files, &algos, runs).map_err(|why| {
+                anyhow::anyhow!(
+                    "--resume: a damaged journal record (attempts {}..{} of group {}): {why}; \
+                     delete the journal to run the whole comparison again",
+                    c.start,
+                    c.end,
+                    c.group
+                )
+            })?;
             done.insert((c.group, c.start), Kept::of(&c, Some(span)));
             Ok(())
         })?;
