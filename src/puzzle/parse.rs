@@ -108,6 +108,9 @@ pub struct ReadOptions {
     pub column: Option<String>,
 }
 
+/// Most `#` lines kept as a file's header (later ones are read and passed over).
+pub const MAX_HEADER_LINES: usize = 1000;
+
 /// The puzzles of one file, all of one size.
 #[derive(Clone, Debug)]
 pub struct PuzzleFile {
@@ -116,7 +119,8 @@ pub struct PuzzleFile {
     /// Box size b of every puzzle in the file.
     pub b: usize,
     pub puzzles: Vec<Puzzle>,
-    /// The `#` comment lines before the first puzzle (the header), without `#`.
+    /// The `#` comment lines before the first puzzle (the header), without `#`; the first
+    /// [`MAX_HEADER_LINES`].
     pub header: Vec<String>,
 }
 
@@ -293,7 +297,9 @@ impl<'a> PuzzleReader<'a> {
                 continue;
             }
             if let Some(comment) = trimmed.strip_prefix('#') {
-                if matches!(self.mode, Mode::Undecided) {
+                // The header is for people and provenance: a file of nothing but comments
+                // (a gzip of 100 M of them is 200 kB) must not fill the memory.
+                if matches!(self.mode, Mode::Undecided) && self.header.len() < MAX_HEADER_LINES {
                     self.header.push(comment.trim().to_string());
                 }
                 continue;

@@ -33,6 +33,17 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
+/// A long run of comments is read in bounded memory: the header keeps its first lines only
+/// (100 M comment lines took 2.4 GB).
+#[test]
+fn a_header_keeps_its_first_lines_only() {
+    let text = format!("{}{CLASSIC}\n", "# c\n".repeat(MAX_HEADER_LINES + 500));
+    let f = read(&text).unwrap();
+    assert_eq!(f.header.len(), MAX_HEADER_LINES);
+    assert_eq!(f.puzzles.len(), 1);
+    assert_eq!(f.puzzles[0].line, MAX_HEADER_LINES + 501);
+}
+
 #[test]
 fn reads_line_format_with_extra_fields_and_comments() {
     let text = format!(
