@@ -23,6 +23,11 @@ fn counts_that_do_not_fit_are_refused() {
         let e = refused(&args);
         assert!(e.contains("--runs"), "{args:?}: {e}");
     }
+    // generate held every puzzle before writing: this grew without end.
+    let e = refused(&[
+        "generate", "--model", "paper", "--size", "4", "--d", "0.5", "--count", huge,
+    ]);
+    assert!(e.contains("use a smaller --count"), "{e}");
     let e = refused(&["trace", "puzzles/classic.txt", "--run", "4294967296"]);
     assert!(e.contains("--run: 4294967296 does not fit"), "{e}");
     let e = refused(&["trace", "puzzles/classic.txt", "--index", "4294967296"]);

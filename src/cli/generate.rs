@@ -89,6 +89,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
         seed: a.seed,
     };
     spec.validate()?;
+    // Every puzzle is held, then written as text: refuse a count that would not fit.
+    let cells = (a.size * a.size) as u64;
+    gpu_sudoku::limits::check_memory(
+        a.count as u64,
+        3 * cells + 96,
+        "the puzzles and their text",
+        gpu_sudoku::limits::available_memory(),
+        "use a smaller --count (several runs with other --seed values make more)",
+    )?;
     let started = std::time::Instant::now();
     let pb = super::progress::bar(a.count, "generating");
     let puzzles = generate(&spec, &|| pb.inc(1))?;
