@@ -525,3 +525,28 @@ fn the_paper_column_is_only_beside_the_papers_instances() {
     ]);
     assert!(row(&out, "overall").contains("72.5%"), "{out}");
 }
+
+/// `trace --csv -` keeps standard output a CSV: the human trace goes to standard error (its
+/// grids came first on stdout, the CSV header at line 39), for ILCA and RFSS.
+#[test]
+fn trace_csv_to_stdout_is_only_the_csv() {
+    for (args, head) in [
+        (&["--steps", "5"][..], "step,cell,"),
+        (
+            &["--algo", "rfss", "--max-generations", "20", "--every", "10"][..],
+            "generation,conflicts,",
+        ),
+    ] {
+        let mut all = vec!["trace", "puzzles/classic.txt"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--csv", "-"]);
+        let o = run(&all);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert!(out.starts_with(head), "{}", &out[..out.len().min(300)]);
+        let columns = out.lines().next().unwrap().split(',').count();
+        assert!(out.lines().all(|l| l.split(',').count() == columns));
+        // The trace itself is on standard error.
+        assert!(String::from_utf8_lossy(&o.stderr).contains("solved"));
+    }
+}

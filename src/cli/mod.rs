@@ -14,13 +14,6 @@ macro_rules! outln {
     };
 }
 
-/// `print!` that never panics (see [`outln!`]).
-macro_rules! out {
-    ($($t:tt)*) => {
-        $crate::cli::output::stdout(&format!($($t)*))
-    };
-}
-
 /// `eprintln!` that never panics (see [`outln!`]).
 macro_rules! errln {
     ($($t:tt)*) => {

@@ -17,6 +17,30 @@ use gpu_sudoku::puzzle::{parse_str, symbol_for, Grid};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+/// The trace's text goes to standard error when `--csv -` takes standard output, so that the
+/// CSV stays a CSV (as `batch` and `compare` move their table off a report's stream).
+static TEXT_TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn text(s: &str) {
+    if TEXT_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) {
+        super::output::stderr(s)
+    } else {
+        super::output::stdout(s)
+    }
+}
+
+macro_rules! tln {
+    ($($t:tt)*) => {
+        text(&format!("{}\n", format_args!($($t)*)))
+    };
+}
+
+macro_rules! tout {
+    ($($t:tt)*) => {
+        text(&format!($($t)*))
+    };
+}
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A puzzle on one line (`53..7....6..195…`) or a puzzle file (`-` = standard input).
@@ -41,7 +65,8 @@ pub struct Args {
     pub every: Option<u32>,
     /// ILCA: write per step and cell: state, changed, degree, feedback, reset and
     /// probabilities. RFSS: per sample the generation, the read-off's conflicts and every
-    /// species' proportion (columns `n4r1c3` = numeral 4 in row 1, column 3).
+    /// species' proportion (columns `n4r1c3` = numeral 4 in row 1, column 3). `-` writes it to
+    /// standard output, the trace's text then going to standard error.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<String>,
     #[command(flatten)]
@@ -112,6 +137,10 @@ fn render(choice: &[u8], changed: &[bool], b: usize) -> String {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    TEXT_TO_STDERR.store(
+        a.csv.as_deref() == Some("-"),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     if a.algo == Algo::Rfss {
         return run_rfss(a);
     }
@@ -125,7 +154,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let b = start.b;
     let n = b * b;
     let cells = n * n;
-    outln!(
+    tln!(
         "ILCA trace of {} (puzzle {}, run {}): {}",
         origin,
         a.index,
@@ -133,8 +162,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         super::ilca_args::describe(&params, a.ilca.preset_name(&params))
     );
     if !a.no_grids {
-        outln!("puzzle ({} clues):", puzzle.clue_count());
-        out!("{}", render(puzzle.cells(), &vec![false; cells], b));
+        tln!("puzzle ({} clues):", puzzle.clue_count());
+        tout!("{}", render(puzzle.cells(), &vec![false; cells], b));
     }
     let mut csv = a.csv.as_ref().map(|_| {
         let mut h = String::from("step,cell,row,col,fixed,state,changed,degree,feedback,reset");
@@ -146,7 +175,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     });
     let end = trace::record(&puzzle, &params, a.index, a.run, |s| {
         let info = &s.info;
-        outln!(
+        tln!(
             "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}",
             s.step,
             info.changed,
@@ -160,7 +189,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
         );
         if !a.no_grids {
-            out!("{}", render(&s.states, &s.changed, b));
+            tout!("{}", render(&s.states, &s.changed, b));
         }
         if let Some(out) = csv.as_mut() {
             for c in 0..cells {
@@ -192,11 +221,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Ok(())
     })?;
     match end.solved_at {
-        Some(s) => outln!(
+        Some(s) => tln!(
             "solved at step {s} (verified against the rules and the clues): {}",
             end.grid.to_line()
         ),
-        None => outln!(
+        None => tln!(
             "not solved within {} steps: {} conflicting pairs remain: {}",
             params.steps,
             end.grid.conflict_pairs(),
@@ -228,7 +257,7 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
     let every = a.every.unwrap_or(1000);
     let (puzzle, origin) = load(&a)?;
     let t = gpu_sudoku::rfss::trace(&puzzle, &params, every)?;
-    outln!(
+    tln!(
         "RFSS trace of {origin} (puzzle {}): {} species, max-generations {}, underflow {} below 2^-{}, sampled every {every} generations",
         a.index,
         t.species.len(),
@@ -236,7 +265,7 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
         params.underflow,
         params.underflow_log2,
     );
-    outln!(
+    tln!(
         "{:>10}  {:>9}  {:>13}  {:>11}  {:>11}",
         "generation",
         "conflicts",
@@ -249,7 +278,7 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
         let alive: Vec<f32> = p.iter().copied().filter(|&v| v > 0.0).collect();
         let max = alive.iter().copied().fold(0.0f32, f32::max);
         let min = alive.iter().copied().fold(f32::INFINITY, f32::min);
-        outln!(
+        tln!(
             "{:>10}  {:>9}  {:>13}  {:>11.3e}  {:>11.3e}",
             t.generations[k],
             t.conflicts[k],
@@ -260,11 +289,11 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
     }
     let o = &t.outcome;
     match o.solved_at {
-        Some(g) if o.solved() => outln!(
+        Some(g) if o.solved() => tln!(
             "solved: the read-off is a valid grid from generation {g} (verified against the rules and the clues): {}",
             o.grid
         ),
-        _ => outln!(
+        _ => tln!(
             "not solved after {} generations: {} conflicts in the read-off: {}",
             o.generations, o.conflicts, o.grid
         ),
