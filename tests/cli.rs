@@ -256,7 +256,7 @@ fn generate_rate_solve_16x16_and_25x25() {
 
 #[test]
 fn generate_rejects_bad_parameters() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["--model", "paper", "--tier", "easy", "--size", "10"],
             "--size 10 is not supported",
@@ -271,6 +271,15 @@ fn generate_rejects_bad_parameters() {
         (
             &["--model", "paper", "--tier", "easy", "--d", "0.8"],
             "outside the easy band",
+        ),
+        // These made complete (or empty) grids labelled with the d asked for.
+        (
+            &["--model", "paper", "--d", "0.0001"],
+            "blanks round(d·81) = 0 of the 81 cells",
+        ),
+        (
+            &["--model", "paper", "--size", "4", "--d", "0.9999"],
+            "pick d between 0.0314 and 0.9687",
         ),
     ];
     for (args, expected) in cases {

@@ -28,6 +28,18 @@ fn counts_that_do_not_fit_are_refused() {
         "generate", "--model", "paper", "--size", "4", "--d", "0.5", "--count", huge,
     ]);
     assert!(e.contains("use a smaller --count"), "{e}");
+    let e = refused(&[
+        "compare",
+        "puzzles/classic.txt",
+        "--algos",
+        "ilca",
+        "--max-iterations",
+        "4294967296",
+    ]);
+    assert!(
+        e.contains("too large for ILCA steps (at most 4294967295)"),
+        "{e}"
+    );
     let e = refused(&["trace", "puzzles/classic.txt", "--run", "4294967296"]);
     assert!(e.contains("--run: 4294967296 does not fit"), "{e}");
     let e = refused(&["trace", "puzzles/classic.txt", "--index", "4294967296"]);

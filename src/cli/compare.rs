@@ -12,7 +12,7 @@ use super::args::InputArgs;
 use super::args::{choice, print_table, ReportArgs};
 use super::ilca_args::preset_parser;
 use super::journal::{ChunkReader, Journal, Span};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::baselines::{self, Budget};
 use gpu_sudoku::choice::Choice;
@@ -543,9 +543,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
     };
     let limit = |what: &str| -> Result<Option<u32>> {
         a.max_iterations
-            .map(u32::try_from)
+            .map(|m| {
+                u32::try_from(m).map_err(|_| {
+                    anyhow::anyhow!(
+                        "--max-iterations {m} is too large for {what} (at most {})",
+                        u32::MAX
+                    )
+                })
+            })
             .transpose()
-            .with_context(|| format!("--max-iterations is too large for {what}"))
     };
     let ilca_steps = limit("ILCA steps")?;
     let ilca = a.preset.map_or_else(IlcaParams::default, Preset::params);

@@ -153,6 +153,18 @@ impl Spec {
                         "--d {d} is outside (0, 1): it is the fraction of blank cells, e.g. --d 0.75"
                     );
                     check_decimals(d)?;
+                    // A d that rounds to no blank cell (or to all) makes complete (or empty)
+                    // grids labelled with it.
+                    let cells = self.b.pow(4);
+                    let k = blanks_for(d, cells, None);
+                    ensure!(
+                        (1..cells).contains(&k),
+                        "--d {d} blanks round(d·{cells}) = {k} of the {cells} cells of a {0}x{0} \
+                         grid: pick d between {1:.4} and {2:.4}",
+                        self.b * self.b,
+                        0.5 / cells as f64 + 1e-4,
+                        1.0 - 0.5 / cells as f64 - 1e-4
+                    );
                     if let Some(t) = self.tier {
                         let (lo, hi, lo_in) = t.d_band();
                         ensure!(
