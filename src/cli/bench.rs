@@ -91,7 +91,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         puzzles.extend(file.puzzles.into_iter().map(|p| p.grid));
     }
     let cells = puzzles[0].geometry().cells as f64;
-    let total = puzzles.len().checked_mul(a.runs).unwrap_or(usize::MAX);
+    let total = puzzles.len().saturating_mul(a.runs);
     // The bench holds every instance at once: the batch, both engines' results and the GPU
     // buffers' host copies (states uploaded, states read back).
     {
