@@ -180,17 +180,21 @@ fn sweep_shards_merge_to_the_whole_run() {
 #[test]
 fn damaged_sweep_shards_are_refused_by_shard_and_row() {
     let d = temp_dir("scale-sweep-damage");
-    let shard = |k: usize| {
-        let (json, csv) = (d.join(format!("s{k}.json")), d.join(format!("s{k}.csv")));
+    // Shard k of 2 of a sweep over sr with the step limits `steps`, named `{stem}{k}`.
+    let shard = |stem: &str, sr: &str, steps: &str, k: usize| {
+        let (json, csv) = (
+            d.join(format!("{stem}{k}.json")),
+            d.join(format!("{stem}{k}.csv")),
+        );
         ok(&run(&[
             "sweep",
             "puzzles/classic.txt",
             "--runs",
             "1",
             "--sr",
-            "0:30:10",
+            sr,
             "--steps",
-            "40",
+            steps,
             "--backend",
             "cpu",
             "--shard",
@@ -202,7 +206,10 @@ fn damaged_sweep_shards_are_refused_by_shard_and_row() {
         ]));
         json
     };
-    let (s0, s1) = (shard(0), shard(1));
+    let (s0, s1) = (
+        shard("s", "0:30:10", "40", 0),
+        shard("s", "0:30:10", "40", 1),
+    );
     ok(&run(&["merge", s0.to_str().unwrap(), s1.to_str().unwrap()]));
     let merged_with = |v: &Value| {
         let damaged = d.join("damaged.json");
@@ -222,29 +229,10 @@ fn damaged_sweep_shards_are_refused_by_shard_and_row() {
         "{e}"
     );
     // A step range gives one setting a row per step limit: those shards merge.
-    let ranged = |k: usize| {
-        let (json, csv) = (d.join(format!("r{k}.json")), d.join(format!("r{k}.csv")));
-        ok(&run(&[
-            "sweep",
-            "puzzles/classic.txt",
-            "--runs",
-            "1",
-            "--sr",
-            "0:10:10",
-            "--steps",
-            "10:40:10",
-            "--backend",
-            "cpu",
-            "--shard",
-            &format!("{k}/2"),
-            "--json",
-            json.to_str().unwrap(),
-            "--csv",
-            csv.to_str().unwrap(),
-        ]));
-        json.to_str().unwrap().to_string()
-    };
-    ok(&run(&["merge", &ranged(0), &ranged(1)]));
+    let ranged: Vec<String> = (0..2)
+        .map(|k| shard("r", "0:10:10", "10:40:10", k).display().to_string())
+        .collect();
+    ok(&run(&["merge", &ranged[0], &ranged[1]]));
     let mut v = json(&s0);
     v["rows"][0]["solved"] = 99.into();
     let e = merged_with(&v);
