@@ -419,6 +419,21 @@ fn files_that_share_a_label() {
     }
     let e = fails(&run(&["compare", b, b, "--algos", "mrv"]));
     assert!(e.contains(&format!("`{b}` is given twice")), "{e}");
+    // Its table tells the two apart by path (two rows `easy` could not be).
+    let table = ok(&run(&[
+        "batch",
+        a,
+        b,
+        "--runs",
+        "1",
+        "--steps",
+        "5",
+        "--backend",
+        "cpu",
+    ]));
+    for p in [a, b] {
+        assert!(table.lines().any(|l| l.starts_with(p)), "{p}: {table}");
+    }
     sharded_equals_whole(
         "batch-labels",
         &[

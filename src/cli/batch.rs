@@ -277,8 +277,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .map(|f| paper_tier_of(&f.header).map(|t| t.name()))
         .collect();
     let paper = paper.filter(|_| tiers.iter().any(Option::is_some));
+    // A row is labelled by its file's label, or by its path where two files share the label
+    // (`a/easy.txt`, `b/easy.txt`: two rows called `easy` could not be told apart).
     let labels: Vec<String> = inputs.iter().map(PuzzleFile::label).collect();
-    let table = Table::new(&labels, unit, paper.is_some());
+    let row_labels: Vec<String> = inputs
+        .iter()
+        .zip(&labels)
+        .map(|(f, l)| {
+            if labels.iter().filter(|m| *m == l).count() > 1 {
+                f.path.clone()
+            } else {
+                l.clone()
+            }
+        })
+        .collect();
+    let table = Table::new(&row_labels, unit, paper.is_some());
     let input_infos: Vec<InputInfo> = inputs.iter().map(InputInfo::of_file).collect();
     let (algorithm, params_json) = match &run {
         Run::Ilca { params, .. } => ("ilca", serde_json::to_value(params)?),
@@ -432,7 +445,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .zip(*tier)
             .and_then(|(p, t)| p.tier(t))
             .filter(|_| file.tally.instances > 0);
-        bar.suspend(|| say(&table.row(&file.label, &file.summary(), rate)));
+        bar.suspend(|| say(&table.row(&row_labels[fi], &file.summary(), rate)));
         if let (checked @ 1.., differing) = file.against_file_solutions() {
             let how = match differing {
                 0 => "every one is the file's solution".to_string(),
@@ -444,7 +457,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             bar.suspend(|| {
                 errln!(
                     "{}: {checked} solved grids checked against the file's solution column: {how}",
-                    file.label
+                    row_labels[fi]
                 )
             });
         }
