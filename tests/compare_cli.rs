@@ -405,3 +405,26 @@ fn compare_with_batchs_seed_runs_batchs_ilca_instances() {
     assert_eq!(batch.len(), 200);
     assert_eq!(batch, compare);
 }
+
+/// Two names of one setting are refused (they ran it twice, as two rows of one setting).
+#[test]
+fn two_names_of_one_setting_are_refused() {
+    for (algos, both) in [
+        ("ilca,ilca-alg1", "`ilca` and `ilca-alg1` are one setting"),
+        (
+            "ilca-improved,ilca",
+            "`ilca-improved` and `ilca` are one setting",
+        ),
+    ] {
+        let mut args = vec!["compare", "puzzles/classic.txt", "--algos", algos];
+        if algos.starts_with("ilca-improved") {
+            args.extend_from_slice(&["--preset", "improved"]);
+        }
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && e.contains(both), "{algos}: {e}");
+    }
+}

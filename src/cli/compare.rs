@@ -445,6 +445,22 @@ fn parse_algos(
         if out.iter().any(|a: &Algo| a.name() == algo.name()) {
             bail!("--algos names `{name}` twice");
         }
+        // Two names of one setting (`ilca` and `ilca-alg1`) would run it twice as two rows.
+        let setting = |a: &Algo| match a {
+            Algo::Baseline(_) => None,
+            Algo::Ilca(_, p) => serde_json::to_value(p).ok(),
+            Algo::Rfss(_, p) => serde_json::to_value(p)
+                .ok()
+                .map(|v| serde_json::json!({ "rfss": v })),
+        };
+        if let Some(same) =
+            setting(&algo).and_then(|v| out.iter().find(|a| setting(a).as_ref() == Some(&v)))
+        {
+            bail!(
+                "--algos: `{}` and `{name}` are one setting; name it once",
+                same.name()
+            );
+        }
         out.push(algo);
     }
     if out.is_empty() {
