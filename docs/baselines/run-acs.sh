@@ -17,7 +17,8 @@ point() { # size fixed% count limit_ms [algorithm]
   d=$(awk "BEGIN { printf \"%.2f\", 1 - $2 / 100 }")
   f="$OUT/acs-$1x$1-f$2.txt"
   "$BIN" generate --model paper --d "$d" --size "$1" --count "$3" --seed "$1$2" -o "$f"
-  "$BIN" compare "$f" --algos "${5:-acs}" --runs 1 --budget-ms "$4" --seed 1 --csv "$OUT/${5:-acs}-$1x$1-f$2.csv"
+  name=$(echo "${5:-acs}" | tr , +)   # acs,acs-q0-0.1 -> acs+acs-q0-0.1 (no comma in a file name)
+  "$BIN" compare "$f" --algos "${5:-acs}" --runs 1 --budget-ms "$4" --seed 1 --csv "$OUT/$name-$1x$1-f$2.csv"
 }
 for part in $PARTS; do
   case $part in
