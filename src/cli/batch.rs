@@ -355,7 +355,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     )
                 })?;
             }
-            Ok(())
+            Ok(fits)
         })?;
     let records_wanted = a.reports.json.is_some() || a.reports.csv.is_some();
     if journal.is_none() && records_wanted {

@@ -707,8 +707,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     c.group
                 )
             })?;
-            done.insert((c.group, c.start), Kept::of(&c, Some(span)));
-            Ok(())
+            Ok(done
+                .insert((c.group, c.start), Kept::of(&c, Some(span)))
+                .is_none())
         })?;
     if journal.is_none() && (a.reports.json.is_some() || a.reports.csv.is_some()) {
         journal = Some(Journal::scratch(&header)?); // every report goes to standard output

@@ -35,12 +35,13 @@ pub struct Span {
 
 /// The journal of a run whose reports `reports` asks for: beside the first of them that is a
 /// file (none when every report goes to standard output, which `--resume` refuses), opened for
-/// the run `header` names; when resuming, each chunk it already holds goes to `keep`.
+/// the run `header` names; when resuming, each chunk it already holds goes to `keep`, which
+/// says whether it kept it (the count said counts those).
 pub fn for_reports<C: DeserializeOwned>(
     reports: &super::args::ReportArgs,
     header: &serde_json::Value,
     resume: bool,
-    keep: impl FnMut(Span, C) -> Result<()>,
+    keep: impl FnMut(Span, C) -> Result<bool>,
 ) -> Result<Option<Journal>> {
     let path = [&reports.json, &reports.csv]
         .into_iter()
@@ -139,7 +140,7 @@ impl Journal {
         path: &Path,
         header: &serde_json::Value,
         resume: bool,
-        mut keep: impl FnMut(Span, C) -> Result<()>,
+        mut keep: impl FnMut(Span, C) -> Result<bool>,
     ) -> Result<(Journal, usize)> {
         let mut done = 0;
         if path.exists() {
@@ -180,8 +181,10 @@ impl Journal {
                             offset: complete_bytes,
                             len: line.len() as u64,
                         };
-                        keep(span, c)?;
-                        done += 1;
+                        // Counted only where kept (a line given twice is one chunk).
+                        if keep(span, c)? {
+                            done += 1;
+                        }
                         complete_bytes += line.len() as u64 + 1;
                     }
                     Err(e) => {

@@ -241,7 +241,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 rows.extend(set_rows);
             }
         }
-        Ok(())
+        Ok(true) // sweep counts its settings itself
     })?;
     // The CSV: the journal's rows (the settings done before an interruption), then each block's
     // rows as they come. Rows of settings not in the journal (a block cut before its journal
