@@ -154,8 +154,9 @@ impl Journal {
             let f = std::fs::File::open(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let mut complete_bytes = 0u64;
-            let mut lines = std::io::BufReader::new(f).lines();
-            let first = lines.next().transpose()?.unwrap_or_default();
+            let mut lines = RawLines::new(f);
+            let first_line = lines.next()?.unwrap_or_default();
+            let first = first_line.text.clone();
             let theirs: serde_json::Value = serde_json::from_str(&first).unwrap_or_default();
             if &theirs != header {
                 let what = match first_difference(&theirs, header, "") {
@@ -170,22 +171,21 @@ impl Journal {
                     path.display()
                 );
             }
-            complete_bytes += first.len() as u64 + 1;
+            complete_bytes += first_line.bytes_with_newline();
             let mut number = 1;
-            while let Some(line) = lines.next() {
-                let line = line?;
+            while let Some(line) = lines.next()? {
                 number += 1;
-                match serde_json::from_str::<C>(&line) {
+                match serde_json::from_str::<C>(&line.text) {
                     Ok(c) => {
                         let span = Span {
                             offset: complete_bytes,
-                            len: line.len() as u64,
+                            len: line.text.len() as u64,
                         };
                         // Counted only where kept (a line given twice is one chunk).
                         if keep(span, c)? {
                             done += 1;
                         }
-                        complete_bytes += line.len() as u64 + 1;
+                        complete_bytes += line.bytes_with_newline();
                     }
                     Err(e) => {
                         // Only the last line can be cut by an interruption (lines are appended
@@ -195,7 +195,14 @@ impl Journal {
                             l.trim_matches(|c: char| c.is_whitespace() || c == '\0')
                                 .is_empty()
                         };
-                        if lines.any(|rest| rest.map_or(true, |r| !cut(&r))) {
+                        let mut more = false;
+                        while let Some(rest) = lines.next()? {
+                            if !cut(&rest.text) {
+                                more = true;
+                                break;
+                            }
+                        }
+                        if more {
                             // serde's own position counts from this line: the column is said.
                             let what = e.to_string();
                             let what = what.split(" at line ").next().unwrap_or_default();
@@ -361,6 +368,58 @@ impl ChunkReader {
             visit(chunk)?;
         }
         Ok(())
+    }
+}
+
+/// A journal's lines with their exact byte counts (so that a chunk's place is right whatever
+/// ends its lines: `\n`, or `\r\n` after an edit on another system) and their text lossily
+/// decoded (a damaged byte makes a line that does not parse, not an I/O error).
+struct RawLines {
+    reader: std::io::BufReader<std::fs::File>,
+    buf: Vec<u8>,
+}
+
+#[derive(Default)]
+struct RawLine {
+    /// The line without its ending.
+    text: String,
+    /// Bytes it takes in the file, its ending included.
+    bytes: u64,
+    /// It ends with a newline (the last line of a cut file may not).
+    ended: bool,
+}
+
+impl RawLine {
+    /// Its bytes counting a newline even where the file lacks it (the resumed journal adds it).
+    fn bytes_with_newline(&self) -> u64 {
+        self.bytes + u64::from(!self.ended)
+    }
+}
+
+impl RawLines {
+    fn new(f: std::fs::File) -> RawLines {
+        RawLines {
+            reader: std::io::BufReader::new(f),
+            buf: Vec::new(),
+        }
+    }
+
+    fn next(&mut self) -> std::io::Result<Option<RawLine>> {
+        self.buf.clear();
+        let n = self.reader.read_until(b'\n', &mut self.buf)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        let ended = self.buf.ends_with(b"\n");
+        let mut end = self.buf.len() - usize::from(ended);
+        if ended && self.buf[..end].ends_with(b"\r") {
+            end -= 1;
+        }
+        Ok(Some(RawLine {
+            text: String::from_utf8_lossy(&self.buf[..end]).into_owned(),
+            bytes: n as u64,
+            ended,
+        }))
     }
 }
 
