@@ -691,6 +691,28 @@ fn a_killed_batch_resumes_to_the_identical_report() {
             "{says}: {e}"
         );
     }
+    // A byte that is not UTF-8 inside a string of a finished line is damage too (it was
+    // accepted, the whole batch run, and the report refused at the end).
+    let mut bytes = Vec::new();
+    for (i, line) in kept.lines().enumerate() {
+        if i == 1 {
+            bytes.extend_from_slice(b"{\"\xff\":0,");
+            bytes.extend_from_slice(&line.as_bytes()[1..]);
+        } else {
+            bytes.extend_from_slice(line.as_bytes());
+        }
+        bytes.push(b'\n');
+    }
+    std::fs::write(&journal, bytes).unwrap();
+    let e = fails(&run(&[
+        &args[..],
+        &["--json", report.to_str().unwrap(), "--resume"],
+    ]
+    .concat()));
+    assert!(
+        e.contains("r.json.partial.jsonl:2:") && e.contains("a damaged journal line"),
+        "{e}"
+    );
     std::fs::write(&journal, &kept).unwrap();
     // Another --chunk is refused, naming it.
     let mut other = args;

@@ -175,11 +175,13 @@ impl Journal {
             let mut number = 1;
             while let Some(line) = lines.next()? {
                 number += 1;
-                match serde_json::from_str::<C>(&line.text) {
+                // Parsed from its bytes, as the report reads it back (a byte that is not UTF-8
+                // makes a damaged line here, not a failure when the report is written).
+                match serde_json::from_slice::<C>(&line.raw) {
                     Ok(c) => {
                         let span = Span {
                             offset: complete_bytes,
-                            len: line.text.len() as u64,
+                            len: line.raw.len() as u64,
                         };
                         // Counted only where kept (a line given twice is one chunk).
                         if keep(span, c)? {
@@ -372,8 +374,8 @@ impl ChunkReader {
 }
 
 /// A journal's lines with their exact byte counts (so that a chunk's place is right whatever
-/// ends its lines: `\n`, or `\r\n` after an edit on another system) and their text lossily
-/// decoded (a damaged byte makes a line that does not parse, not an I/O error).
+/// ends its lines: `\n`, or `\r\n` after an edit on another system), their bytes (parsed as
+/// the report reads them back) and their text lossily decoded (for messages).
 struct RawLines {
     reader: std::io::BufReader<std::fs::File>,
     buf: Vec<u8>,
@@ -381,7 +383,9 @@ struct RawLines {
 
 #[derive(Default)]
 struct RawLine {
-    /// The line without its ending.
+    /// The line's bytes without its ending.
+    raw: Vec<u8>,
+    /// The same as text, lossily decoded (for messages and blank-line checks).
     text: String,
     /// Bytes it takes in the file, its ending included.
     bytes: u64,
@@ -416,6 +420,7 @@ impl RawLines {
             end -= 1;
         }
         Ok(Some(RawLine {
+            raw: self.buf[..end].to_vec(),
             text: String::from_utf8_lossy(&self.buf[..end]).into_owned(),
             bytes: n as u64,
             ended,

@@ -281,6 +281,14 @@ pub(super) fn read_grid_rows(
     })?;
     let n = first_cells.len();
     let b = Geometry::box_for_side(n).expect("row_cells checks the width");
+    // 16 symbols are also a 4x4 puzzle on one line: say why this one is not.
+    let not_4x4 = (n == 16)
+        .then(|| first_cells.iter().find(|(v, _)| *v > 4))
+        .flatten()
+        .map(|(v, col)| {
+            format!("; as a 4x4 puzzle its line holds {v} at column {col}, and a 4x4 takes 1–4")
+        })
+        .unwrap_or_default();
     let mut cells = Vec::with_capacity(n * n);
     let mut places = Vec::with_capacity(n * n);
     let mut push_row = |line: usize, row: Vec<(u8, usize)>| {
@@ -298,7 +306,9 @@ pub(super) fn read_grid_rows(
                 line: lines.last_line(),
                 column: None,
                 message: format!(
-                    "the grid ends after {rows} of the {n} rows of this {n}x{n} grid (the file ends)"
+                    "the grid ends after {rows} of the {n} rows of this {n}x{n} grid (the file \
+                     ends){}",
+                    if rows == 1 { not_4x4.as_str() } else { "" }
                 ),
             });
         };
@@ -310,7 +320,11 @@ pub(super) fn read_grid_rows(
         if trimmed.is_empty() {
             return Err(at.err(
                 None,
-                format!("the grid ends after {rows} of the {n} rows of this {n}x{n} grid (a blank line)"),
+                format!(
+                    "the grid ends after {rows} of the {n} rows of this {n}x{n} grid (a blank \
+                     line){}",
+                    if rows == 1 { not_4x4.as_str() } else { "" }
+                ),
             ));
         }
         if trimmed.starts_with('#') {
