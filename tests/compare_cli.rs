@@ -415,10 +415,18 @@ fn two_names_of_one_setting_are_refused() {
             "ilca-improved,ilca",
             "`ilca-improved` and `ilca` are one setting",
         ),
+        // They differ only in the step limit, which --max-iterations replaces.
+        (
+            "ilca-improved,ilca-improved10k",
+            "`ilca-improved` and `ilca-improved10k` are one setting",
+        ),
     ] {
         let mut args = vec!["compare", "puzzles/classic.txt", "--algos", algos];
-        if algos.starts_with("ilca-improved") {
+        if algos == "ilca-improved,ilca" {
             args.extend_from_slice(&["--preset", "improved"]);
+        }
+        if algos.ends_with("10k") {
+            args.extend_from_slice(&["--max-iterations", "600"]);
         }
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
             .args(&args)

@@ -445,28 +445,35 @@ fn parse_algos(
         if out.iter().any(|a: &Algo| a.name() == algo.name()) {
             bail!("--algos names `{name}` twice");
         }
-        // Two names of one setting (`ilca` and `ilca-alg1`) would run it twice as two rows.
-        let setting = |a: &Algo| match a {
-            Algo::Baseline(_) => None,
-            Algo::Ilca(_, p) => serde_json::to_value(p).ok(),
-            Algo::Rfss(_, p) => serde_json::to_value(p)
-                .ok()
-                .map(|v| serde_json::json!({ "rfss": v })),
-        };
-        if let Some(same) =
-            setting(&algo).and_then(|v| out.iter().find(|a| setting(a).as_ref() == Some(&v)))
-        {
-            bail!(
-                "--algos: `{}` and `{name}` are one setting; name it once",
-                same.name()
-            );
-        }
         out.push(algo);
     }
     if out.is_empty() {
         bail!("--algos is empty; give a comma-separated list such as backtrack,mrv,ilca");
     }
     Ok(out)
+}
+
+/// Two names of one setting (`ilca` and `ilca-alg1`, or two presets that differ only in the
+/// step limit `--max-iterations` replaces) would run it twice as two rows: refused.
+fn refuse_one_setting_twice(algos: &[Algo]) -> Result<()> {
+    let setting = |a: &Algo| match a {
+        Algo::Baseline(_) => None,
+        Algo::Ilca(_, p) => serde_json::to_value(p).ok(),
+        Algo::Rfss(_, p) => serde_json::to_value(p)
+            .ok()
+            .map(|v| serde_json::json!({ "rfss": v })),
+    };
+    for (i, later) in algos.iter().enumerate() {
+        let Some(v) = setting(later) else { continue };
+        if let Some(same) = algos[..i].iter().find(|a| setting(a).as_ref() == Some(&v)) {
+            bail!(
+                "--algos: `{}` and `{}` are one setting here; name it once",
+                same.name(),
+                later.name()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -620,6 +627,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             Algo::Baseline(_) => {}
         }
     }
+    refuse_one_setting_twice(&algos)?;
     let input_paths: Vec<&str> = a.files.iter().map(String::as_str).collect();
     super::args::refuse_stdin_twice(&input_paths)?;
     super::args::refuse_duplicate_labels(&input_paths)?;
