@@ -434,6 +434,32 @@ fn files_that_share_a_label() {
     for p in [a, b] {
         assert!(table.lines().any(|l| l.starts_with(p)), "{p}: {table}");
     }
+    // So does merge's table of its shards.
+    let shards: Vec<String> = (0..2)
+        .map(|k| {
+            let j = d.join(format!("lab{k}.json"));
+            ok(&run(&[
+                "batch",
+                a,
+                b,
+                "--runs",
+                "1",
+                "--steps",
+                "5",
+                "--backend",
+                "cpu",
+                "--shard",
+                &format!("{k}/2"),
+                "--json",
+                j.to_str().unwrap(),
+            ]));
+            j.display().to_string()
+        })
+        .collect();
+    let merged = ok(&run(&["merge", &shards[0], &shards[1]]));
+    for p in [a, b] {
+        assert!(merged.lines().any(|l| l.starts_with(p)), "{p}: {merged}");
+    }
     sharded_equals_whole(
         "batch-labels",
         &[

@@ -280,17 +280,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
     // A row is labelled by its file's label, or by its path where two files share the label
     // (`a/easy.txt`, `b/easy.txt`: two rows called `easy` could not be told apart).
     let labels: Vec<String> = inputs.iter().map(PuzzleFile::label).collect();
-    let row_labels: Vec<String> = inputs
-        .iter()
-        .zip(&labels)
-        .map(|(f, l)| {
-            if labels.iter().filter(|m| *m == l).count() > 1 {
-                f.path.clone()
-            } else {
-                l.clone()
-            }
-        })
-        .collect();
+    let row_labels = gpu_sudoku::report::batch::row_labels(
+        inputs
+            .iter()
+            .zip(&labels)
+            .map(|(f, l)| (f.path.as_str(), l.as_str())),
+    );
     let table = Table::new(&row_labels, unit, paper.is_some());
     let input_infos: Vec<InputInfo> = inputs.iter().map(InputInfo::of_file).collect();
     let (algorithm, params_json) = match &run {

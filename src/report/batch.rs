@@ -458,13 +458,30 @@ impl Table {
     }
 }
 
+/// The table's row label of each file given as (path, label): its label, or its path where
+/// two files share the label (`a/easy.txt`, `b/easy.txt`: two rows `easy` could not be told
+/// apart).
+pub fn row_labels<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+    let files: Vec<(&str, &str)> = files.into_iter().collect();
+    files
+        .iter()
+        .map(|&(path, label)| {
+            if files.iter().filter(|f| f.1 == label).count() > 1 {
+                path.to_string()
+            } else {
+                label.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The whole results table at once (see [`Table`]).
 pub fn table(files: &[FileResults], unit: &str) -> String {
-    let labels: Vec<String> = files.iter().map(|f| f.label.clone()).collect();
+    let labels = row_labels(files.iter().map(|f| (f.path.as_str(), f.label.as_str())));
     let t = Table::new(&labels, unit, false);
     let mut out = t.header();
-    for f in files {
-        out += &t.row(&f.label, &f.summary(), None);
+    for (f, label) in files.iter().zip(&labels) {
+        out += &t.row(label, &f.summary(), None);
     }
     if files.len() > 1 {
         out += &t.row("overall", &Summary::overall(files), None);

@@ -630,3 +630,15 @@ fn regression_a_csv_header_without_rows_is_placed() {
     assert_eq!(e.line, 2, "{e}");
     assert!(e.message.contains("no puzzle row follows"), "{e}");
 }
+
+/// A 16-symbol line that is no 4x4 puzzle (a digit above 4) is read as the first row of a
+/// 16x16 grid; the error says so and why it is not a 4x4 (it spoke of a 16x16 grid only).
+#[test]
+fn a_16_symbol_line_with_a_digit_above_4_says_why_it_is_no_4x4() {
+    let e = read("1.5.............\n").unwrap_err().to_string();
+    assert!(
+        e.contains("1 of the 16 rows")
+            && e.contains("as a 4x4 puzzle its line holds 5 at column 3"),
+        "{e}"
+    );
+}
