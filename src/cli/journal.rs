@@ -444,7 +444,7 @@ mod tests {
             let mut seen = Vec::new();
             let (mut j, done) = Journal::open(&path, &header, true, |_, c: serde_json::Value| {
                 seen.push(c["n"].as_u64().unwrap());
-                Ok(())
+                Ok(true)
             })
             .unwrap();
             assert_eq!(done, kept, "{tail:?}");
@@ -456,7 +456,7 @@ mod tests {
             let mut again = Vec::new();
             let (_, done) = Journal::open(&path, &header, true, |_, c: serde_json::Value| {
                 again.push(c["n"].as_u64().unwrap());
-                Ok(())
+                Ok(true)
             })
             .unwrap();
             seen.push(3);
