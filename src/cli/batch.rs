@@ -331,24 +331,17 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 && c.end == (c.start + chunk).min(ranges[fi].end)
                 && !kept[fi].done.contains(&c.start);
             if fits {
-                check_resumed(&c, &run, &inputs[fi]).map_err(|why| {
-                    anyhow::anyhow!(
-                        "--resume: a damaged journal record (items {}..{} of {}): {why}; delete \
-                         the journal to run the whole batch again",
-                        c.start,
-                        c.end,
-                        inputs[fi].path
-                    )
-                })?;
+                let damaged = format!(
+                    "--resume: a damaged journal record (items {}..{} of {}); delete the journal \
+                     to run the whole batch again",
+                    c.start, c.end, inputs[fi].path
+                );
+                check_resumed(&c, &run, &inputs[fi])
+                    .map_err(|why| anyhow::anyhow!("{why}"))
+                    .context(damaged.clone())?;
                 // A chunk of the interrupted run counts the time it took then.
                 kept[fi].wall += Duration::from_secs_f64(c.wall_s);
-                let (start, end) = (c.start, c.end);
-                keep(span, c, &mut kept).with_context(|| {
-                    format!(
-                        "--resume: a damaged journal record (items {start}..{end} of {})",
-                        inputs[fi].path
-                    )
-                })?;
+                keep(span, c, &mut kept).context(damaged)?;
             }
             Ok(fits)
         })?;
@@ -529,40 +522,24 @@ pub fn run(a: Args) -> Result<ExitCode> {
 }
 
 /// Whether a chunk read back from a journal is what this run would have made there: one record
-/// per item in order (item i is puzzle i / runs, run i % runs), within the limits, a grid of
-/// the file's size, its time a duration. (A hand-edited or damaged record panicked or was
-/// counted.) Solved grids are verified when the chunk is kept.
+/// per item in order ([`super::journal::check_items`]), within the limits, a grid of the file's
+/// size, its time a duration. (A hand-edited or damaged record panicked or was counted.)
+/// Solved grids are verified when the chunk is kept.
 fn check_resumed(c: &ChunkDone, run: &Run, file: &PuzzleFile) -> std::result::Result<(), String> {
     let (runs, limit) = match run {
         Run::Ilca { params, runs, .. } => (*runs, params.steps),
         Run::Rfss(p) => (1, p.max_generations),
     };
-    if !(c.wall_s.is_finite() && c.wall_s >= 0.0) {
-        return Err(format!("its time {} s is not a duration", c.wall_s));
-    }
-    if c.results.len() != c.end - c.start {
-        return Err(format!(
-            "{} records for {} items",
-            c.results.len(),
-            c.end - c.start
-        ));
-    }
+    super::journal::check_seconds(c.wall_s)?;
+    let held: Vec<(usize, usize)> = c.results.iter().map(|r| (r.puzzle, r.run)).collect();
+    super::journal::check_items(c.start..c.end, runs, file.puzzles.len(), &held, "item")?;
     let cells = file.b.pow(4);
-    for (i, r) in (c.start..c.end).zip(&c.results) {
-        let (puzzle, run) = (i / runs, i % runs);
-        if (r.puzzle, r.run) != (puzzle, run) || puzzle >= file.puzzles.len() {
+    for r in &c.results {
+        let grid = r.grid.chars().count();
+        if r.steps > limit || grid != cells {
             return Err(format!(
-                "item {i} holds puzzle {} run {}, not puzzle {puzzle} run {run}",
-                r.puzzle, r.run
-            ));
-        }
-        if r.steps > limit || r.grid.chars().count() != cells {
-            return Err(format!(
-                "puzzle {} run {}: {} steps (limit {limit}) and a grid of {} cells",
-                r.puzzle,
-                r.run,
-                r.steps,
-                r.grid.chars().count()
+                "puzzle {} run {}: {} steps (limit {limit}) and a grid of {grid} cells",
+                r.puzzle, r.run, r.steps
             ));
         }
     }

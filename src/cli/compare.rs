@@ -12,7 +12,7 @@ use super::args::InputArgs;
 use super::args::{choice, print_table, ReportArgs};
 use super::ilca_args::preset_parser;
 use super::journal::{ChunkReader, Journal, Span};
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::baselines::{self, Budget};
 use gpu_sudoku::choice::Choice;
@@ -242,9 +242,9 @@ struct ChunkDone {
 }
 
 /// Whether a chunk read back from a journal is what this run would have made there: one record
-/// per attempt in order (attempt i of a group is puzzle i / runs, run i % runs, of the group's
-/// file and algorithm), a non-negative time. (Hand-edited or
-/// damaged records were counted: a missing one, a negative time, a puzzle beyond the file.)
+/// per attempt in order ([`super::journal::check_items`]) of the group's file and algorithm, a
+/// non-negative time. (Hand-edited or damaged records were counted: a missing one, a negative
+/// time, a puzzle beyond the file.)
 fn check_resumed(
     c: &ChunkDone,
     files: &[gpu_sudoku::puzzle::PuzzleFile],
@@ -255,33 +255,20 @@ fn check_resumed(
     let (Some(file), Some(algo)) = (files.get(fi), algos.get(ai)) else {
         return Err(format!("group {} does not exist", c.group));
     };
-    if c.records.len() != c.end.saturating_sub(c.start) {
-        return Err(format!(
-            "{} records for {} attempts",
-            c.records.len(),
-            c.end.saturating_sub(c.start)
-        ));
-    }
-    for (i, r) in (c.start..c.end).zip(&c.records) {
-        let (puzzle, run) = (i / runs, i % runs);
-        if (r.puzzle, r.run) != (puzzle, run)
-            || puzzle >= file.puzzles.len()
-            || r.algo != algo.name()
-        {
+    let held: Vec<(usize, usize)> = c.records.iter().map(|r| (r.puzzle, r.run)).collect();
+    let items = c.start..c.end;
+    super::journal::check_items(items.clone(), runs, file.puzzles.len(), &held, "attempt")?;
+    for (i, r) in items.zip(&c.records) {
+        if r.algo != algo.name() {
             return Err(format!(
-                "attempt {i} holds {} puzzle {} run {}, not {} puzzle {puzzle} run {run}",
+                "attempt {i} holds {} puzzle {} run {}, not {}",
                 r.algo,
                 r.puzzle,
                 r.run,
                 algo.name()
             ));
         }
-        if !(r.seconds.is_finite() && r.seconds >= 0.0) {
-            return Err(format!(
-                "attempt {i}: its time {} s is not a duration",
-                r.seconds
-            ));
-        }
+        super::journal::check_seconds(r.seconds).map_err(|why| format!("attempt {i}: {why}"))?;
     }
     Ok(())
 }
@@ -706,15 +693,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let mut done: std::collections::HashMap<(usize, usize), Kept> = Default::default();
     let mut journal =
         super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume, |span, c| {
-            check_resumed(&c, &files, &algos, runs).map_err(|why| {
-                anyhow::anyhow!(
-                    "--resume: a damaged journal record (attempts {}..{} of group {}): {why}; \
-                     delete the journal to run the whole comparison again",
-                    c.start,
-                    c.end,
-                    c.group
-                )
-            })?;
+            check_resumed(&c, &files, &algos, runs)
+                .map_err(|why| anyhow::anyhow!("{why}"))
+                .with_context(|| {
+                    format!(
+                        "--resume: a damaged journal record (attempts {}..{} of group {}); \
+                         delete the journal to run the whole comparison again",
+                        c.start, c.end, c.group
+                    )
+                })?;
             Ok(done
                 .insert((c.group, c.start), Kept::of(&c, Some(span)))
                 .is_none())

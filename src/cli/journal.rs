@@ -33,6 +33,45 @@ pub struct Span {
     pub len: u64,
 }
 
+/// Whether the records of a chunk read back from a journal stand for its items `items`, one
+/// each, in order (item i is puzzle i / runs, run i % runs, of a file of `puzzles` puzzles):
+/// what `batch` and `compare` check before they keep a resumed chunk. `held` gives each
+/// record's (puzzle, run); `what` names an item ("item", "attempt").
+pub fn check_items(
+    items: std::ops::Range<usize>,
+    runs: usize,
+    puzzles: usize,
+    held: &[(usize, usize)],
+    what: &str,
+) -> std::result::Result<(), String> {
+    if held.len() != items.len() {
+        return Err(format!(
+            "{} records for {} {what}s",
+            held.len(),
+            items.len()
+        ));
+    }
+    for (i, &(puzzle, run)) in items.zip(held) {
+        let want = (i / runs, i % runs);
+        if (puzzle, run) != want || want.0 >= puzzles {
+            return Err(format!(
+                "{what} {i} holds puzzle {puzzle} run {run}, not puzzle {} run {}",
+                want.0, want.1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A time read back from a journal: a duration (finite, not negative).
+pub fn check_seconds(seconds: f64) -> std::result::Result<(), String> {
+    if seconds.is_finite() && seconds >= 0.0 {
+        Ok(())
+    } else {
+        Err(format!("its time {seconds} s is not a duration"))
+    }
+}
+
 /// The journal of a run whose reports `reports` asks for: beside the first of them that is a
 /// file (none when every report goes to standard output, which `--resume` refuses), opened for
 /// the run `header` names; when resuming, each chunk it already holds goes to `keep`, which
