@@ -127,14 +127,7 @@ pub fn check_complete(indices: &[usize], count: usize) -> Result<()> {
         *seen.entry(i).or_default() += 1;
     }
     let listed = |shards: &mut dyn Iterator<Item = usize>, total: usize| {
-        let mut names: Vec<String> = shards
-            .take(LISTED)
-            .map(|i| format!("{i}/{count}"))
-            .collect();
-        if total > LISTED {
-            names.push(format!("… ({total} in all)"));
-        }
-        names.join(", ")
+        listed(shards.map(|i| format!("{i}/{count}")), total)
     };
     let twice: Vec<usize> = seen
         .iter()
@@ -157,8 +150,18 @@ pub fn check_complete(indices: &[usize], count: usize) -> Result<()> {
     Ok(())
 }
 
-/// How many shards of one kind an error names before it only counts them.
+/// How many shards (or settings) of one kind an error names before it only counts them.
 pub const LISTED: usize = 20;
+
+/// The first [`LISTED`] of `names` (`total` in all), joined for an error message: `a, b, …
+/// (N in all)` when there are more.
+pub fn listed(names: impl Iterator<Item = String>, total: usize) -> String {
+    let mut shown: Vec<String> = names.take(LISTED).collect();
+    if total > LISTED {
+        shown.push(format!("… ({total} in all)"));
+    }
+    shown.join(", ")
+}
 
 #[cfg(test)]
 mod tests {

@@ -418,13 +418,7 @@ fn merge_sweep(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
             // One setting answers every step limit of a range: a row is its setting, role,
             // step limit, group and label.
             ensure!(
-                seen.insert((
-                    s,
-                    format!("{:?}", row.role),
-                    row.point.steps,
-                    format!("{:?}", row.group),
-                    row.label.clone()
-                )),
+                seen.insert((s, row.role, row.point.steps, row.group, row.label.clone())),
                 "{p}: setting {s} has two rows for {} at {} steps",
                 row.label,
                 row.point.steps
@@ -441,19 +435,12 @@ fn merge_sweep(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
         }
     }
     if owner.len() < settings {
-        let missing: Vec<String> = (0..settings)
+        let missing = (0..settings)
             .filter(|s| !owner.contains_key(s))
-            .take(gpu_sudoku::shard::LISTED)
-            .map(|s| s.to_string())
-            .collect();
+            .map(|s| s.to_string());
         bail!(
-            "settings missing from the shards: {}{} (an unfinished shard? finish it with --resume)",
-            missing.join(", "),
-            if settings - owner.len() > missing.len() {
-                format!(" … ({} in all)", settings - owner.len())
-            } else {
-                String::new()
-            }
+            "settings missing from the shards: {} (an unfinished shard? finish it with --resume)",
+            shard::listed(missing, settings - owner.len())
         );
     }
     rows.sort_by_key(|(s, _, _)| *s);

@@ -284,9 +284,9 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
         .collect();
     let runs = a.runs as usize;
     // One setting's results are held at a time: every tier's instances and their results.
-    let all: usize = tiers.iter().map(|t| t.1.len()).sum();
+    let puzzles: usize = tiers.iter().map(|t| t.1.len()).sum();
     gpu_sudoku::limits::check_memory(
-        (all as u64).saturating_mul(runs as u64),
+        (puzzles as u64).saturating_mul(runs as u64),
         gpu_sudoku::limits::held_bytes_per_instance(81) + 8 * 81,
         "one setting's instances and their results",
         gpu_sudoku::limits::available_memory(),
@@ -294,7 +294,6 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
     )?;
     let device = a.device.open()?;
     // Per setting, every tier's puzzles × runs (one run for a reading that ignores the seed).
-    let puzzles: usize = tiers.iter().map(|t| t.1.len()).sum();
     let instances: usize = presets
         .iter()
         .flat_map(|p| readings(p).into_iter().map(|r| r.apply(p.params())))
