@@ -152,11 +152,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     // The runs per puzzle this sweep makes (its journal keeps the --runs asked for, so that a
     // resume of the same command matches).
     let runs = super::ilca_args::runs_per_puzzle(&a.base(), a.runs);
-    ensure!(
-        a.d_bin.is_finite() && (0.01..=1.0).contains(&a.d_bin),
-        "--d-bin must be in [0.01, 1] (a bin's label has two decimals), got {}",
-        gpu_sudoku::plot::fmt_num(a.d_bin)
-    );
+    gpu_sudoku::sweep::check_d_bin(a.d_bin)?;
     // The CSV grows as blocks finish and a journal sits beside it: it must be a file.
     ensure!(
         a.csv.as_os_str() != "-",

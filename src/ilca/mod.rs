@@ -157,6 +157,9 @@ impl Default for IlcaParams {
 /// Largest step limit accepted (a run is bounded work on every backend).
 pub const MAX_STEPS: u32 = 1_000_000;
 
+/// Largest learning rate (lr or lp) accepted.
+pub const MAX_RATE: f64 = 1000.0;
+
 impl IlcaParams {
     /// Do these parameters make ILCA ignore the seed? Its only random draws break argmax
     /// ties, so with `--tie first` every run of a puzzle is the same run.
@@ -170,7 +173,7 @@ impl IlcaParams {
             format!("must be between 1 and {MAX_STEPS}, got {}", self.steps)
         })?;
         check(
-            self.lr.is_finite() && self.lr > 0.0 && self.lr <= 1000.0,
+            self.lr.is_finite() && self.lr > 0.0 && self.lr <= MAX_RATE,
             "lr",
             || {
                 format!(
@@ -180,7 +183,7 @@ impl IlcaParams {
             },
         )?;
         check(
-            self.lp.is_finite() && self.lp > 0.0 && self.lp <= 1000.0,
+            self.lp.is_finite() && self.lp > 0.0 && self.lp <= MAX_RATE,
             "lp",
             || {
                 format!(

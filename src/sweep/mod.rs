@@ -20,7 +20,7 @@ mod run;
 
 pub use csv::{parse_csv, CSV_HEADER};
 pub use plan::Plan;
-pub use run::{d_bin, difficulty, Input, Sweep};
+pub use run::{check_d_bin, d_bin, difficulty, Input, Sweep};
 
 use crate::ilca::IlcaParams;
 use serde::{Deserialize, Serialize};
@@ -75,8 +75,12 @@ impl Param {
         match self {
             Param::Ratio if v > 0.0 && v.is_finite() => Ok(()),
             Param::Ratio => Err("lp/lr must be positive".into()),
-            Param::Lr | Param::Lp if v > 0.0 && v <= 1000.0 => Ok(()),
-            Param::Lr | Param::Lp => Err(format!("{} must be in (0, 1000]", self.name())),
+            Param::Lr | Param::Lp if v > 0.0 && v <= crate::ilca::MAX_RATE => Ok(()),
+            Param::Lr | Param::Lp => Err(format!(
+                "{} must be in (0, {}]",
+                self.name(),
+                crate::ilca::MAX_RATE
+            )),
             Param::Sr if whole && (0.0..=max).contains(&v) => Ok(()),
             Param::Sr => Err(format!("sr is a whole number of steps from 0 to {max}")),
             Param::Steps if whole && (1.0..=max).contains(&v) => Ok(()),

@@ -43,6 +43,17 @@ impl Input {
     }
 }
 
+/// Refuses a d bin width the rows cannot label: [0.01, 1] (a bin's label has two decimals).
+pub fn check_d_bin(w: f64) -> Result<()> {
+    ensure!(
+        (0.01..=1.0).contains(&w),
+        "--d-bin must be in [0.01, 1] (the width of the d bins: a bin's label has two \
+         decimals), got {}",
+        crate::plot::fmt_num(w)
+    );
+    Ok(())
+}
+
 /// The d bin of a difficulty: (index, lo, hi) for bins of width `w`.
 pub fn d_bin(d: f64, w: f64) -> (i64, f64, f64) {
     let i = (d / w + 1e-9).floor() as i64;
@@ -82,11 +93,7 @@ impl Sweep<'_> {
                 inp.label
             );
         }
-        ensure!(
-            (0.01..=1.0).contains(&self.d_bin),
-            "the d bin width must be in [0.01, 1] (a bin's label has two decimals), got {}",
-            self.d_bin
-        );
+        check_d_bin(self.d_bin)?;
         // Files grouped by puzzle size (first appearance order); puzzle indices run over the
         // group's concatenation.
         let mut sizes: Vec<usize> = Vec::new();
