@@ -142,13 +142,12 @@ pub fn max_steps_per_dispatch_for(b: usize, m: Mapping) -> Result<u32> {
     Ok(k.min(u32::MAX as u64) as u32)
 }
 
-/// Workgroup memory the kernel for box size `b` declares: per instance two copies of `states`
-/// and one of `degrees` per cell, two `unhappy` flags and `unit_ok` per unit. Up to 49x49 it
-/// fits the 49,152 bytes NVIDIA's Vulkan driver offers; 64x64 (49,928) does not, and runs where
-/// a device offers more, or on the CPU.
-pub fn workgroup_bytes(b: usize) -> usize {
+/// Workgroup memory the kernel for box size `b` under mapping `m` declares: per instance two
+/// copies of `states` and one of `degrees` per cell, two `unhappy` flags and `unit_ok` per
+/// unit. Up to 49x49 it fits the 49,152 bytes NVIDIA's Vulkan driver offers; 64x64 (49,928)
+/// does not, and runs where a device offers more, or on the CPU.
+pub fn workgroup_bytes(b: usize, m: Mapping) -> usize {
     let g = crate::puzzle::Geometry::get(b);
-    let m = Mapping::for_cells(g.cells);
     size_of::<u32>() * m.ipw * (3 * g.cells + 2 + 3 * g.n)
 }
 
@@ -298,7 +297,7 @@ impl Kernel {
             dev = gpu.describe(),
             have = gpu.limits.max_compute_invocations_per_workgroup
         );
-        let wg_bytes = workgroup_bytes(b) as u32;
+        let wg_bytes = workgroup_bytes(b, mapping) as u32;
         ensure!(
             wg_bytes <= gpu.limits.max_compute_workgroup_storage_size,
             "{n}x{n} ILCA needs {wg_bytes} bytes of workgroup memory; {dev} offers {have}; \
@@ -703,7 +702,9 @@ mod tests {
 
     #[test]
     fn workgroup_memory_fits_nvidia_up_to_49x49() {
-        let bytes: Vec<usize> = (2..=8).map(workgroup_bytes).collect();
+        let bytes: Vec<usize> = (2..=8)
+            .map(|b| workgroup_bytes(b, Mapping::for_cells(b.pow(4))))
+            .collect();
         assert_eq!(bytes, [3968, 3264, 3272, 7808, 15992, 29408, 49928]);
         assert!(bytes[..6].iter().all(|&x| x <= 49_152));
     }
