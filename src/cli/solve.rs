@@ -156,17 +156,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
     // differ (possible only where the puzzle has several solutions).
     let (mut as_file, mut not_as_file) = (0, 0);
     let mut out = String::new();
+    // A line about a puzzle with no grid to show (`line N: …`): under --pretty a `#` comment
+    // and a blank line, so that the output stays a file the blocks reader takes back.
+    let note = |out: &mut String, text: &str| {
+        if a.pretty {
+            writeln!(out, "# {text}\n")
+        } else {
+            writeln!(out, "{text}")
+        }
+    };
     for (p, c) in file.puzzles.iter().zip(&results) {
         let r = match c {
             Classified::Known(r) => r,
             Classified::GaveUp { .. } => {
                 gave_up += 1;
-                let line = c.gave_up_line(p.line).expect("gave up");
-                if a.pretty {
-                    writeln!(out, "# {line}\n")?;
-                } else {
-                    writeln!(out, "{line}")?;
-                }
+                note(&mut out, &c.gave_up_line(p.line).expect("gave up"))?;
                 continue;
             }
         };
@@ -211,11 +215,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     Solutions::None => "no solution",
                     _ => "multiple solutions",
                 };
-                if a.pretty {
-                    writeln!(out, "# line {}: {what}\n", p.line)?;
-                } else {
-                    writeln!(out, "line {}: {what}", p.line)?;
-                }
+                note(&mut out, &format!("line {}: {what}", p.line))?;
             }
         }
     }
