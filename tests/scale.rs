@@ -419,47 +419,36 @@ fn files_that_share_a_label() {
     }
     let e = fails(&run(&["compare", b, b, "--algos", "mrv"]));
     assert!(e.contains(&format!("`{b}` is given twice")), "{e}");
-    // Its table tells the two apart by path (two rows `easy` could not be).
-    let table = ok(&run(&[
-        "batch",
-        a,
-        b,
-        "--runs",
-        "1",
-        "--steps",
-        "5",
-        "--backend",
-        "cpu",
-    ]));
-    for p in [a, b] {
-        assert!(table.lines().any(|l| l.starts_with(p)), "{p}: {table}");
-    }
-    // So does merge's table of its shards.
+    // Its table tells the two apart by path (two rows `easy` could not be), and so does
+    // merge's table of its shards.
+    let batch = |extra: &[&str]| {
+        let base = [
+            "batch",
+            a,
+            b,
+            "--runs",
+            "1",
+            "--steps",
+            "5",
+            "--backend",
+            "cpu",
+        ];
+        ok(&run(&[&base[..], extra].concat()))
+    };
+    let names_both = |table: &str| {
+        for p in [a, b] {
+            assert!(table.lines().any(|l| l.starts_with(p)), "{p}: {table}");
+        }
+    };
+    names_both(&batch(&[]));
     let shards: Vec<String> = (0..2)
         .map(|k| {
-            let j = d.join(format!("lab{k}.json"));
-            ok(&run(&[
-                "batch",
-                a,
-                b,
-                "--runs",
-                "1",
-                "--steps",
-                "5",
-                "--backend",
-                "cpu",
-                "--shard",
-                &format!("{k}/2"),
-                "--json",
-                j.to_str().unwrap(),
-            ]));
-            j.display().to_string()
+            let j = d.join(format!("lab{k}.json")).display().to_string();
+            batch(&["--shard", &format!("{k}/2"), "--json", &j]);
+            j
         })
         .collect();
-    let merged = ok(&run(&["merge", &shards[0], &shards[1]]));
-    for p in [a, b] {
-        assert!(merged.lines().any(|l| l.starts_with(p)), "{p}: {merged}");
-    }
+    names_both(&ok(&run(&["merge", &shards[0], &shards[1]])));
     sharded_equals_whole(
         "batch-labels",
         &[
