@@ -644,6 +644,8 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     ));
     let report = d.join("r.json");
     let journal = d.join("r.json.partial.jsonl");
+    // The same command again with --resume.
+    let resume = || run(&[&args[..], &["--json", report.to_str().unwrap(), "--resume"]].concat());
     let mut child = bin()
         .args(args)
         .args(["--json", report.to_str().unwrap()])
@@ -662,11 +664,7 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     let damaged = format!("{}#{}", &lines[1][..10], &lines[1][11..]);
     lines[1] = &damaged;
     std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
-    let e = fails(&run(&[
-        &args[..],
-        &["--json", report.to_str().unwrap(), "--resume"],
-    ]
-    .concat()));
+    let e = fails(&resume());
     assert!(
         e.contains("r.json.partial.jsonl:2:") && e.contains("a damaged journal line"),
         "{e}"
@@ -694,11 +692,7 @@ fn a_killed_batch_resumes_to_the_identical_report() {
         edit(&mut chunk);
         lines[1] = chunk.to_string();
         std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
-        let e = fails(&run(&[
-            &args[..],
-            &["--json", report.to_str().unwrap(), "--resume"],
-        ]
-        .concat()));
+        let e = fails(&resume());
         assert!(
             e.contains("a damaged journal record (items ")
                 && e.contains(says)
@@ -719,11 +713,7 @@ fn a_killed_batch_resumes_to_the_identical_report() {
         bytes.push(b'\n');
     }
     std::fs::write(&journal, bytes).unwrap();
-    let e = fails(&run(&[
-        &args[..],
-        &["--json", report.to_str().unwrap(), "--resume"],
-    ]
-    .concat()));
+    let e = fails(&resume());
     assert!(
         e.contains("r.json.partial.jsonl:2:") && e.contains("a damaged journal line"),
         "{e}"
@@ -751,7 +741,7 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     // chunks were off by a byte a line: refused only when the report was written).
     let twice = format!("{kept}{}\n", kept.lines().nth(1).unwrap());
     std::fs::write(&journal, twice.replace('\n', "\r\n")).unwrap();
-    let out = run(&[&args[..], &["--json", report.to_str().unwrap(), "--resume"]].concat());
+    let out = resume();
     ok(&out);
     assert!(
         String::from_utf8_lossy(&out.stderr)
@@ -766,11 +756,7 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     assert_eq!(a, b);
     // A journal of another run is refused.
     std::fs::write(&journal, "{\"other\": 1}\n").unwrap();
-    let e = fails(&run(&[
-        &args[..],
-        &["--json", report.to_str().unwrap(), "--resume"],
-    ]
-    .concat()));
+    let e = fails(&resume());
     assert!(e.contains("written by another run"), "{e}");
     std::fs::remove_dir_all(&d).ok();
 }
