@@ -25,8 +25,9 @@
 const WG: u32 = IPW * TPI;
 const UNITS_OFF: u32 = CELLS * NP;
 const SET_OFF: u32 = UNITS_OFF + 3u * N * N;
-// per setting: steps, sr, compare, tie, reset_check, restart, reward bits [NP+1], penalty bits [NP+1]
-const SET_STRIDE: u32 = 6u + 2u * (NP + 1u);
+// per setting: steps, sr, compare, tie, reset_check, restart, share factor bits (0 = off),
+// reward bits [NP+1], penalty bits [NP+1]
+const SET_STRIDE: u32 = 7u + 2u * (NP + 1u);
 const PUZ_STRIDE: u32 = CELLS + CELLS * N;
 const EXHAUSTED: u32 = 0x80000000u;
 const SCALE_HIGH_BITS: u32 = 0x4f800000u; // 2^32
@@ -51,6 +52,7 @@ var<private> s_compare: u32;     // 0 sharing, 1 free, 2 all
 var<private> s_tie: u32;         // 0 random, 1 first, 2 keep
 var<private> s_check: u32;       // 0 permutation, 1 sum
 var<private> s_restart: u32;     // full restart period, 0 = off
+var<private> s_share: u32;       // bits of the resource-sharing factor s, 0 = off
 var<private> s_factors: u32;     // offset of the reward factors in `tables`
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -194,6 +196,34 @@ fn rescale(k: u32, idx: u32, others_max: f32) {
     }
 }
 
+// Rescale and flush of the whole row of own cell k, as cpu::rescale (after resource sharing,
+// which scales several weights of the row).
+fn rescale_row(k: u32) {
+    let base = k * N;
+    var m = 0.0;
+    for (var d = 0u; d < N; d++) {
+        if (w[base + d] > m) {
+            m = w[base + d];
+        }
+    }
+    let hi = bitcast<f32>(SCALE_HIGH_BITS);
+    let lo = bitcast<f32>(SCALE_LOW_BITS);
+    let flush = bitcast<f32>(FLUSH_BITS);
+    var s = 1.0;
+    if (m > hi) {
+        s = lo;
+    } else if (m > 0.0 && m < lo) {
+        s = hi;
+    }
+    for (var d = 0u; d < N; d++) {
+        var x = w[base + d] * s;
+        if (x < flush) {
+            x = 0.0;
+        }
+        w[base + d] = x;
+    }
+}
+
 // Is unit u of the instance whose states start at sbase resolved, as cpu::unit_resolved?
 fn unit_resolved(sbase: u32, u: u32) -> bool {
     var lo = 0u;
@@ -240,7 +270,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         s_tie = tables[so + 3u];
         s_check = tables[so + 4u];
         s_restart = tables[so + 5u];
-        s_factors = so + 6u;
+        s_share = tables[so + 6u];
+        s_factors = so + 7u;
     }
     let pbase = puz * PUZ_STRIDE;
     let sbase = slot * CELLS;
@@ -374,8 +405,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                             let off = select(s_factors + NP + 1u, s_factors, reward);
                             let f = bitcast<f32>(tables[off + deg]);
                             let idx = k * N + ch - 1u;
-                            w[idx] = w[idx] * f;
-                            rescale(k, idx, others[k]);
+                            if (s_share != 0u && deg < NP) {
+                                // Resource sharing (cpu::State::learn): each peer's digit
+                                // scaled by s once per peer; the same s, so order is free.
+                                let sf = bitcast<f32>(s_share);
+                                for (var i = 0u; i < NP; i++) {
+                                    let wi = k * N + states[sb + peer_of(c, i)] - 1u;
+                                    w[wi] = w[wi] * sf;
+                                }
+                                w[idx] = w[idx] * f;
+                                rescale_row(k);
+                            } else {
+                                w[idx] = w[idx] * f;
+                                rescale(k, idx, others[k]);
+                            }
                         }
                     }
                 }

@@ -176,15 +176,22 @@ fn first_of(file: &str) -> Grid {
 /// wrong after about 6,000 steps of a 9x9 and 145 steps of a 25x25, silently (the GPU grids came
 /// back blank). The host caps the steps per dispatch (`ilca::gpu::max_steps_per_dispatch`), so
 /// here a submission holds several dispatches. The runs go to their step limit unsolved (evil
-/// 9x9, 25x25 with few steps), so every step counts in the final grid.
+/// 9x9, 16x16 and 25x25 with few steps), so every step counts in the final grid.
 #[test]
 fn long_dispatches_agree() {
     let Some(gpu) = common::gpu() else { return };
-    for (file, runs, steps, sr) in [("evil.txt", 3, 12_000, 100), ("25x25.txt", 1, 400, 0)] {
+    // Resource sharing runs more loops per step, and its dispatches are capped lower.
+    for (file, runs, steps, sr, share) in [
+        ("evil.txt", 3, 12_000, 100, 0.0),
+        ("25x25.txt", 1, 400, 0, 0.0),
+        ("16x16.txt", 2, 2_000, 0, 0.05),
+        ("25x25.txt", 1, 200, 0, 0.05),
+    ] {
         let puzzles = [first_of(file)];
         let params = IlcaParams {
             steps,
             sr,
+            share,
             ..Default::default()
         };
         let batch = Batch::runs(&puzzles, &params, runs);
@@ -337,4 +344,44 @@ fn logic_candidates_agree_beside_settings_without_them() {
             .collect()
     };
     assert_ne!(per_setting(0), per_setting(1));
+}
+
+/// Resource sharing (`share`, not in the paper) scales a conflicted cell's weights of its peers'
+/// digits and rescales the whole row: settings with and without it, mild and extreme (s = 1/1001
+/// drives rows below 2^-32 and weights below the flush), share a batch and agree, weights
+/// included, on 9x9 (one cell per invocation, peers listed once) and 25x25 (three cells per
+/// invocation, peers computed).
+#[test]
+fn resource_sharing_agrees() {
+    let settings = [0.0, 0.05, 1000.0].map(|share| IlcaParams {
+        steps: 120,
+        lr: 0.05,
+        lp: 20.0,
+        sr: 30,
+        restart: 50,
+        penalty_floor: 1e-6,
+        share,
+        ..Default::default()
+    });
+    let puzzles = nine_by_nine();
+    let batch = Batch::all(&puzzles, &settings, 3);
+    agree_on(&batch, &small_submissions());
+    let (results, weights) = cpu::run_keeping_weights(&batch, &|_| {});
+    let of = |s: usize| -> Vec<_> {
+        batch
+            .instances
+            .iter()
+            .zip(results.iter().zip(&weights))
+            .filter(|(i, _)| i.setting == s)
+            .map(|(_, r)| r)
+            .collect()
+    };
+    assert_ne!(of(0), of(1), "sharing changes the runs");
+    assert_ne!(of(1), of(2));
+    let twentyfive = vec![pattern_puzzle(5, 3, 0.05)];
+    let params = IlcaParams {
+        steps: 60,
+        ..settings[1].clone()
+    };
+    agree(&twentyfive, 1, &params, &Default::default());
 }

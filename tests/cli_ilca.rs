@@ -241,6 +241,11 @@ fn bad_parameters_fail_with_clear_messages() {
             &["--penalty-floor", "1"],
             "--penalty-floor: must be in [0, 1)",
         ),
+        (
+            &["--share", "-0.5"],
+            "--share: must be a number in [0, 1000]",
+        ),
+        (&["--share", "NaN"], "--share: must be a number in [0, 1000]"),
         // A value the preset set says so; one the user gave does not.
         (
             &["--preset", "pruned", "--steps", "500"],
@@ -549,4 +554,46 @@ fn trace_csv_to_stdout_is_only_the_csv() {
         // The trace itself is on standard error.
         assert!(String::from_utf8_lossy(&o.stderr).contains("solved"));
     }
+}
+
+/// Resource sharing (not in the paper) is named in the report's setting line and in the JSON,
+/// and changes the runs; the preset `shared` sets it.
+#[test]
+fn resource_sharing_is_reported_and_changes_the_runs() {
+    // Hard puzzles and few steps: the runs that ILCA (not the pruning) decides differ.
+    let evil = format!("{}/puzzles/unique/evil.txt", env!("CARGO_MANIFEST_DIR"));
+    let go = |extra: &[&str]| -> (String, Value) {
+        let json = tmp(&format!("share{}.json", extra.len()));
+        let mut args = vec![
+            "batch",
+            evil.as_str(),
+            "--steps",
+            "300",
+            "--runs",
+            "1",
+            "--backend",
+            "cpu",
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{all}");
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        (all, v)
+    };
+    let (text, v) = go(&["--preset", "shared"]);
+    assert!(text.contains("share 0.05 (not in the paper)"), "{text}");
+    assert_eq!(v["params"]["share"], 0.05);
+    assert_eq!(v["params"]["sr"], 30);
+    let (text, off) = go(&["--preset", "shared", "--share", "0"]);
+    assert!(!text.contains("share 0"), "{text}");
+    assert_eq!(off["params"]["share"], 0.0);
+    let steps = |v: &Value| v["files"][0]["instances"].to_string();
+    assert_ne!(steps(&v), steps(&off), "sharing changes some run");
 }

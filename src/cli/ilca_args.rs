@@ -70,6 +70,11 @@ pub struct IlcaFixedArgs {
     /// off but for `pruned` (singles) and `pruned-logic` (logic)].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,
+    /// NOT IN THE PAPER: resource sharing, 0 = off: a free cell with a conflict multiplies its
+    /// weight of each digit by 1/(1 + SHARE) once per peer holding that digit, before its reward
+    /// or penalty [default: the preset's; 0 but for `shared` (0.05)].
+    #[arg(long, allow_hyphen_values = true)]
+    pub share: Option<f64>,
 }
 
 impl IlcaFixedArgs {
@@ -84,6 +89,7 @@ impl IlcaFixedArgs {
             reset_check: self.reset_check.unwrap_or(p.reset_check),
             seed: self.seed.unwrap_or(p.seed),
             prune: self.prune.unwrap_or(p.prune),
+            share: self.share.unwrap_or(p.share),
             ..p
         }
     }
@@ -107,6 +113,7 @@ impl IlcaArgs {
             (f.reset_check.is_some(), "--reset-check"),
             (f.seed.is_some(), "--seed"),
             (f.prune.is_some(), "--prune"),
+            (f.share.is_some(), "--share"),
         ]
         .into_iter()
         .filter_map(|(c, name)| c.then_some(name))
@@ -167,7 +174,7 @@ pub fn runs_per_puzzle(params: &IlcaParams, asked: usize) -> usize {
 pub fn describe(params: &IlcaParams, preset: Option<&str>) -> String {
     format!(
         "{}steps {}, lr {}, lp {}, sr {}, restart {}, penalty-floor {}, compare {}, tie {}, \
-         reset-check {}, seed {}{}",
+         reset-check {}, seed {}{}{}",
         preset.map_or(String::new(), |p| format!("preset {p}: ")),
         params.steps,
         params.lr,
@@ -182,6 +189,11 @@ pub fn describe(params: &IlcaParams, preset: Option<&str>) -> String {
         match params.prune {
             Prune::Off => String::new(),
             p => format!(", prune {p} (not in the paper)"),
+        },
+        if params.share == 0.0 {
+            String::new()
+        } else {
+            format!(", share {} (not in the paper)", params.share)
         }
     )
 }

@@ -189,9 +189,12 @@ impl State {
     }
 
     /// Stage `learn` (Algorithm 1): every free cell's chosen digit is rewarded or penalised by
-    /// its factor, then its weights are rescaled. Returns (rewarded, penalised).
+    /// its factor, then its weights are rescaled. Under resource sharing a cell with a conflict
+    /// first scales its weight of each peer's digit by s, once per peer. Returns (rewarded,
+    /// penalised).
     pub fn learn(&mut self, prob: &Problem, params: &IlcaParams) -> (usize, usize) {
         let (n, np) = (prob.geom.n, prob.geom.n_peers);
+        let share = params.share_factor();
         let (mut rewarded, mut penalised) = (0, 0);
         for c in 0..prob.geom.cells {
             if prob.clue[c] != 0 {
@@ -209,6 +212,13 @@ impl State {
             };
             let k = self.choice[c] as usize - 1;
             let row = &mut self.w[c * n..(c + 1) * n];
+            if let Some(s) = share.filter(|_| (d as usize) < np) {
+                // A digit held by j peers is scaled j times by the same s: any peer order gives
+                // the same bits.
+                for &q in prob.geom.peers_of(c) {
+                    row[self.choice[q as usize] as usize - 1] *= s;
+                }
+            }
             row[k] *= factor;
             rescale(row);
         }
@@ -633,6 +643,51 @@ mod tests {
         let info = st2.step(&prob, &all, 0, 0);
         assert_eq!((info.rewarded, info.penalised), (1, 3));
         assert_eq!(st2.w[5], (6.0f64 / 7.0) as f32);
+    }
+
+    /// Resource sharing with share 1 (s = 1/2) from the states of `rewards_by_hand`. Cell 0
+    /// (state 2, degree 5) has peers holding 2 (cells 1, 8), 1 (cells 2, 4) and 4 (cells 3, 5,
+    /// 12); cell 1 (state 2, degree 6) peers holding 2 (cell 0), 1 (three), 4 (two) and 3 (cell
+    /// 9); cell 9 has no conflict and shares nothing.
+    #[test]
+    fn sharing_by_hand() {
+        let p = grid(FOUR);
+        let params = IlcaParams {
+            tie: TieBreak::First,
+            share: 1.0,
+            ..Default::default()
+        };
+        let prob = Problem::new(&p, &params);
+        let mut st = State::new(&prob);
+        st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[36..40].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
+        let info = st.step(&prob, &params, 0, 0);
+        assert_eq!((info.rewarded, info.penalised), (3, 1));
+        // Cell 0: digit 2 halved twice, then penalised by p(5) = 5/7; digit 3 untouched.
+        assert_eq!(st.w[0..4], [0.0, 0.25 * (5.0f64 / 7.0) as f32, 0.5, 0.0]);
+        // Cell 1: digit 2 halved once and rewarded by r(6); digit 3 halved once (cell 9).
+        assert_eq!(
+            st.w[4..8],
+            [0.0, 0.5 * (1.0 + 6.0f64 / 7.0) as f32, 0.25, 0.0]
+        );
+        // Cell 9 (degree |N|): only its reward r(7) = 2.
+        assert_eq!(st.w[36..40], [0.0, 0.5, 2.0, 0.0]);
+        // Sharing can leave a row below 2^-32: the whole row is rescaled, as always.
+        let strong = IlcaParams {
+            share: 1000.0,
+            ..params
+        };
+        let prob = Problem::new(&p, &strong);
+        let mut st = State::new(&prob);
+        let small = 2f32.powi(-20);
+        st.w[0..4].copy_from_slice(&[0.0, small, 0.0, 0.0]);
+        st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.0, 0.0]);
+        st.step(&prob, &strong, 0, 0);
+        let s = strong.share_factor().unwrap();
+        // Cell 0: 2^-20·s·s·p(5) < 2^-32, so the row is scaled up by 2^32.
+        assert_eq!(st.w[1], small * s * s * (5.0f64 / 7.0) as f32 * SCALE_HIGH);
     }
 
     #[test]

@@ -87,14 +87,15 @@ impl LoopPasses {
     /// The bound for box size `b`. Measured on lavapipe (Mesa unrolls some loops of constant
     /// length, so fewer passes): an uncapped dispatch went wrong after about 6,000 steps of a
     /// 9x9 (≈ 11 passes per step), 680 of a 16x16 (≈ 97) and 145 of a 25x25 (≈ 450); this
-    /// bound gives 100, 173 and 740 (112, 192 and 822 for the kernel then).
-    pub fn for_box(b: usize) -> LoopPasses {
+    /// bound gives 100, 173 and 740 (112, 192 and 822 for the kernel then). `sharing`: some
+    /// instance of the dispatch runs resource sharing, whose loops are then counted too.
+    pub fn for_box(b: usize, sharing: bool) -> LoopPasses {
         let g = crate::puzzle::Geometry::get(b);
-        LoopPasses::for_mapping(b, Mapping::for_cells(g.cells))
+        LoopPasses::for_mapping(b, Mapping::for_cells(g.cells), sharing)
     }
 
     /// The bound for box size `b` under mapping `m`.
-    pub fn for_mapping(b: usize, m: Mapping) -> LoopPasses {
+    pub fn for_mapping(b: usize, m: Mapping, sharing: bool) -> LoopPasses {
         let g = crate::puzzle::Geometry::get(b);
         let (n, np, cpt) = (g.n as u64, g.n_peers as u64, m.cpt as u64);
         // A loop of `t` trips: t + 1 passes.
@@ -106,7 +107,9 @@ impl LoopPasses {
             + own_cells(lp(n - 1) + lp(n)) // 1. choose: the maximum, then the tie pick
             + own_cells(lp(np)) // 2. degrees
             + lp(units) + units * lp(n) // resolved units for the selective reset
-            + own_cells(lp(n) + lp(np) + lp(n)); // 3.-4. reset, or reward test and rescale
+            // 3.-4. reset, or reward test and rescale; under sharing, the peers' digits and
+            // the whole row's rescale (maximum, then scale and flush)
+            + own_cells(lp(n) + lp(np) + lp(n) + if sharing { lp(np) + 2 * lp(n) } else { 0 });
         let per_dispatch = if m.cpt == 1 { lp(np) } else { 0 } // peers listed
             + own_cells(2 * lp(n)) // weights loaded (fresh or carried over)
             + 1 // the step loop's exit
@@ -120,16 +123,17 @@ impl LoopPasses {
 
 /// Most time-steps one dispatch of the kernel may run for box size `b`, so that no invocation
 /// exceeds [`LOOP_PASS_BUDGET`] loop passes (599 for 9x9, 346 for 16x16, 80 for 25x25,
-/// 23 for 64x64), on a device that runs 1,024 invocations per workgroup. Applied on every
-/// adapter; a submission holds as many dispatches as it needs.
-pub fn max_steps_per_dispatch(b: usize) -> Result<u32> {
+/// 23 for 64x64; with resource sharing (`sharing`) 425, 242, 54 and 15), on a device that runs
+/// 1,024 invocations per workgroup. Applied on every adapter; a submission holds as many
+/// dispatches as it needs.
+pub fn max_steps_per_dispatch(b: usize, sharing: bool) -> Result<u32> {
     let g = crate::puzzle::Geometry::get(b);
-    max_steps_per_dispatch_for(b, Mapping::for_cells(g.cells))
+    max_steps_per_dispatch_for(b, Mapping::for_cells(g.cells), sharing)
 }
 
 /// [`max_steps_per_dispatch`] under mapping `m`.
-pub fn max_steps_per_dispatch_for(b: usize, m: Mapping) -> Result<u32> {
-    let lp = LoopPasses::for_mapping(b, m);
+pub fn max_steps_per_dispatch_for(b: usize, m: Mapping, sharing: bool) -> Result<u32> {
+    let lp = LoopPasses::for_mapping(b, m, sharing);
     let k = crate::gpu::rounds_within_loop_budget(lp.per_step, lp.per_dispatch);
     ensure!(
         k >= 1,
@@ -266,6 +270,8 @@ fn setting_words(p: &IlcaParams, n_peers: usize) -> Vec<u32> {
             ResetCheck::Sum => 1,
         },
         p.restart,
+        // 0 (off) is no factor: sharing's s = 1/(1 + share) is at least 1/1001.
+        p.share_factor().map_or(0, f32::to_bits),
     ];
     v.extend(reward.iter().map(|f| f.to_bits()));
     v.extend(penalty.iter().map(|f| f.to_bits()));
@@ -524,7 +530,9 @@ fn run_chunk(
     let k_steps =
         (opts.cell_steps_per_submission / (count * cells) as u64).clamp(1, max_steps as u64) as u32;
     let cap = if opts.loop_pass_cap {
-        max_steps_per_dispatch_for(kernel.b, kernel.mapping)?
+        // Sharing's loops count only where some instance of the batch runs them.
+        let sharing = batch.settings.iter().any(|s| s.share != 0.0);
+        max_steps_per_dispatch_for(kernel.b, kernel.mapping, sharing)?
     } else {
         max_steps
     };
@@ -672,31 +680,45 @@ mod tests {
         // 9x9: one cell per invocation, N = 9, 20 peers, 27 units over 81 invocations.
         // step: 1 + (2 + 9 + 10) + (2 + 21) + (2 + 10) + (2 + 10 + 21 + 10) = 100;
         // dispatch: 21 + (2 + 20) + 1 + (2 + 10) = 56; (60,000 - 56) / 100 = 599.
-        let lp = LoopPasses::for_box(3);
+        let lp = LoopPasses::for_box(3, false);
         assert_eq!((lp.per_step, lp.per_dispatch), (100, 56));
-        assert_eq!(max_steps_per_dispatch(3).unwrap(), 599);
+        assert_eq!(max_steps_per_dispatch(3, false).unwrap(), 599);
+        // Resource sharing adds the peers' digits (21) and the row's rescale (10 + 10) to the
+        // learning: 141 per step, (60,000 - 56) / 141 = 425.
+        let lp = LoopPasses::for_box(3, true);
+        assert_eq!((lp.per_step, lp.per_dispatch), (141, 56));
+        assert_eq!(max_steps_per_dispatch(3, true).unwrap(), 425);
         // 25x25: three cells per invocation, N = 25, 64 peers, 75 units over 256 invocations.
-        // step: 1 + (4 + 3 (25 + 26)) + (4 + 3 * 65) + (2 + 26) + (4 + 3 (26 + 65 + 26)) = 740.
-        let lp = LoopPasses::for_box(5);
+        // step: 1 + (4 + 3 (25 + 26)) + (4 + 3 * 65) + (2 + 26) + (4 + 3 (26 + 65 + 26)) = 740;
+        // with sharing 3 (65 + 26 + 26) more: 1,091.
+        let lp = LoopPasses::for_box(5, false);
         assert_eq!((lp.per_step, lp.per_dispatch), (740, 243));
-        assert_eq!(max_steps_per_dispatch(5).unwrap(), 80);
-        assert_eq!(max_steps_per_dispatch(4).unwrap(), 346);
+        assert_eq!(max_steps_per_dispatch(5, false).unwrap(), 80);
+        assert_eq!(LoopPasses::for_box(5, true).per_step, 1091);
+        assert_eq!(max_steps_per_dispatch(5, true).unwrap(), 54);
+        assert_eq!(max_steps_per_dispatch(4, false).unwrap(), 346);
+        assert_eq!(max_steps_per_dispatch(4, true).unwrap(), 242);
+        assert_eq!(max_steps_per_dispatch(8, false).unwrap(), 23);
+        assert_eq!(max_steps_per_dispatch(8, true).unwrap(), 15);
     }
 
     #[test]
     fn loop_pass_bound_covers_the_counts_measured_on_lavapipe() {
         // First step count at which one uncapped dispatch differed from the CPU on lavapipe
-        // (tests/gpu_ilca.rs, `long_dispatches_agree`, bisected with the cap removed).
+        // (tests/gpu_ilca.rs, `long_dispatches_agree`, bisected with the cap removed), without
+        // sharing; with sharing the kernel runs more loops, and the bound counts them.
         for (b, bad) in [(3, 6_000), (4, 685), (5, 146)] {
-            let lp = LoopPasses::for_box(b);
-            let cap = max_steps_per_dispatch(b).unwrap() as u64;
-            assert!(lp.per_dispatch + cap * lp.per_step <= LOOP_PASS_BUDGET);
-            assert!(
-                cap < bad,
-                "{b}: {cap} steps per dispatch, lavapipe failed at {bad}"
-            );
-            // The bound per step is at least what lavapipe counted (65,535 passes / steps).
-            assert!(lp.per_step * bad >= 65_535, "{b}: {}", lp.per_step);
+            for sharing in [false, true] {
+                let lp = LoopPasses::for_box(b, sharing);
+                let cap = max_steps_per_dispatch(b, sharing).unwrap() as u64;
+                assert!(lp.per_dispatch + cap * lp.per_step <= LOOP_PASS_BUDGET);
+                assert!(
+                    cap < bad,
+                    "{b}: {cap} steps per dispatch, lavapipe failed at {bad}"
+                );
+                // The bound per step is at least what lavapipe counted (65,535 passes / steps).
+                assert!(lp.per_step * bad >= 65_535, "{b}: {}", lp.per_step);
+            }
         }
     }
 
@@ -711,9 +733,9 @@ mod tests {
 
     #[test]
     fn every_size_fits_at_least_one_step_per_dispatch() {
-        for b in 2..=8 {
-            let k = max_steps_per_dispatch(b).unwrap();
-            let lp = LoopPasses::for_box(b);
+        for (b, sharing) in (2..=8).flat_map(|b| [(b, false), (b, true)]) {
+            let k = max_steps_per_dispatch(b, sharing).unwrap();
+            let lp = LoopPasses::for_box(b, sharing);
             assert!(k >= 1, "{b}");
             assert!(
                 lp.per_dispatch + k as u64 * lp.per_step <= LOOP_PASS_BUDGET,

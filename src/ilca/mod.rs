@@ -12,13 +12,19 @@
 //!    states are not a valid unit ([`ResetCheck`]) get their initial weights back;
 //!    **restart** (not in the paper, off by default): every `restart` steps every free cell gets
 //!    its initial weights back, whatever its units (takes the place of the selective reset when
-//!    both fall on the same step).
+//!    both fall on the same step);
+//! 5. **resource sharing** (not in the paper, off by default, [`IlcaParams::share`]): in the
+//!    `learn` stage a free cell with a conflict first multiplies its weight of every digit by
+//!    s = 1/(1 + share) once per peer holding that digit, a digit held by k peers by s^k (the
+//!    resource-sharing idea of RFSS: a placement is worth less the more of its units' other cells
+//!    claim the same numeral), then is rewarded or penalised as in 3.
 //!
 //! Weights are unnormalised f32: the probability of digit k is w_k / Σw. The paper renormalises
 //! after every update; that leaves every ratio, hence every choice, unchanged, so we rescale only by
 //! powers of two (exact) to keep the largest weight within [2^-32, 2^32], and weights below 2^-100
-//! (at most 2^-68 of the largest) become 0. The only arithmetic on weights is one correctly rounded
-//! f32 multiply per update, by a factor read from a host-made table: there is no addition, division
+//! (at most 2^-68 of the largest) become 0. The only arithmetic on weights is correctly rounded
+//! f32 multiplies by factors made on the host (one per update, plus one per peer under resource
+//! sharing, each by the same s, so their order does not matter): there is no addition, division
 //! or reduction that a GPU could fuse or reorder, so the WGSL kernel (`shaders/ilca.wgsl`) and the
 //! CPU reference ([`cpu`]) agree bit for bit.
 
@@ -134,6 +140,10 @@ pub struct IlcaParams {
     pub seed: u64,
     /// Preprocessing of the puzzle (not in the paper unless `off`); see [`Prune`].
     pub prune: Prune,
+    /// Resource sharing (not in the paper; 0 = off): a free cell with a conflict multiplies its
+    /// weight of each digit by 1/(1 + share) per peer holding that digit, before its reward or
+    /// penalty (see the module docs, step 5).
+    pub share: f64,
 }
 
 impl Default for IlcaParams {
@@ -150,6 +160,7 @@ impl Default for IlcaParams {
             reset_check: ResetCheck::Permutation,
             seed: 1,
             prune: Prune::Off,
+            share: 0.0,
         }
     }
 }
@@ -208,7 +219,23 @@ impl IlcaParams {
                 "{} is larger than the step limit {}: the restart would never run (0 turns it off)",
                 self.restart, self.steps
             )
-        })
+        })?;
+        check(
+            self.share.is_finite() && (0.0..=MAX_RATE).contains(&self.share),
+            "share",
+            || {
+                format!(
+                    "must be a number in [0, 1000] (0 turns resource sharing off), got {}",
+                    self.share
+                )
+            },
+        )
+    }
+
+    /// The factor s = 1/(1 + share) of resource sharing, rounded once to f32 on the host (both
+    /// engines read it); `None` when sharing is off.
+    pub fn share_factor(&self) -> Option<f32> {
+        (self.share != 0.0).then(|| (1.0 / (1.0 + self.share)) as f32)
     }
 
     /// Reward factors r(d) and penalty factors p(d) for d = 0..=|N|, rounded once to f32 on the
@@ -359,6 +386,21 @@ mod tests {
     }
 
     #[test]
+    fn the_share_factor_is_rounded_once_and_absent_when_off() {
+        assert_eq!(IlcaParams::default().share_factor(), None);
+        let p = IlcaParams {
+            share: 0.05,
+            ..Default::default()
+        };
+        assert_eq!(p.share_factor(), Some((1.0f64 / 1.05) as f32));
+        let p = IlcaParams {
+            share: 1.0,
+            ..Default::default()
+        };
+        assert_eq!(p.share_factor(), Some(0.5));
+    }
+
+    #[test]
     fn bad_parameters_are_refused_with_reasons() {
         let bad = |f: fn(&mut IlcaParams)| {
             let mut p = IlcaParams::default();
@@ -371,6 +413,9 @@ mod tests {
         assert!(bad(|p| p.sr = 300).contains("sr: 300 is larger than the step limit 250"));
         assert!(bad(|p| p.penalty_floor = 1.0).starts_with("penalty_floor: "));
         assert!(bad(|p| p.restart = 251).contains("restart: 251 is larger than the step limit 250"));
+        assert!(bad(|p| p.share = -0.1).starts_with("share: must be a number in [0, 1000]"));
+        assert!(bad(|p| p.share = f64::INFINITY).starts_with("share: "));
+        assert!(bad(|p| p.share = 1000.5).starts_with("share: "));
         assert!(IlcaParams::default().validate().is_ok());
     }
 }

@@ -46,6 +46,8 @@ pub struct Preset {
     pub penalty_floor: Option<f64>,
     /// What is done to a puzzle before ILCA starts (off for every paper preset).
     pub prune: Prune,
+    /// Resource sharing (0: off, as in every paper preset); see [`IlcaParams::share`].
+    pub share: f64,
     /// What the paper reports for this setting (paper presets only).
     pub paper: Option<PaperRates>,
 }
@@ -73,6 +75,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 0,
         penalty_floor: None,
         prune: Prune::Off,
+        share: 0.0,
         paper: paper(
             "Table 2",
             [Some(99.9), Some(96.7), Some(58.0), Some(35.5)],
@@ -89,6 +92,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 0,
         penalty_floor: None,
         prune: Prune::Off,
+        share: 0.0,
         paper: paper("Table 3", [None, None, Some(93.0), Some(77.0)], 92.5),
     },
     Preset {
@@ -101,6 +105,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 0,
         penalty_floor: None,
         prune: Prune::Off,
+        share: 0.0,
         paper: paper("Table 4", [None, None, Some(98.0), Some(87.0)], 96.3),
     },
     Preset {
@@ -113,6 +118,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 0,
         penalty_floor: None,
         prune: Prune::Off,
+        share: 0.0,
         paper: paper("Table 5", [None, None, Some(99.0), Some(96.0)], 98.8),
     },
     Preset {
@@ -126,6 +132,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 0,
         penalty_floor: None,
         prune: Prune::Off,
+        share: 0.0,
         paper: paper(
             "Table 6",
             [Some(100.0), Some(100.0), Some(100.0), Some(98.0)],
@@ -143,6 +150,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 500,
         penalty_floor: None,
         prune: Prune::Off,
+        share: 0.0,
         paper: None,
     },
     Preset {
@@ -156,6 +164,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 500,
         penalty_floor: None,
         prune: Prune::Off,
+        share: 0.0,
         paper: None,
     },
     Preset {
@@ -169,6 +178,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 500,
         penalty_floor: None,
         prune: Prune::Off,
+        share: 0.0,
         paper: None,
     },
     Preset {
@@ -183,6 +193,7 @@ pub const PRESETS: &[Preset] = &[
         restart: 750,
         penalty_floor: Some(1e-6),
         prune: Prune::Singles,
+        share: 0.0,
         paper: None,
     },
     Preset {
@@ -198,6 +209,22 @@ pub const PRESETS: &[Preset] = &[
         restart: 160,
         penalty_floor: Some(1e-6),
         prune: Prune::Logic,
+        share: 0.0,
+        paper: None,
+    },
+    Preset {
+        name: "shared",
+        about: "pruned-logic with resource sharing (--share 0.05: a conflicted cell's weight of a \
+                digit shrinks by 1/1.05 per peer holding it) and sr = 30; not the paper \
+                (docs/BEYOND.md: unique 9x9 tiers 99.2% in 5,000 steps)",
+        steps: 5_000,
+        lr: 0.05,
+        lp: 20.0,
+        sr: 30,
+        restart: 160,
+        penalty_floor: Some(1e-6),
+        prune: Prune::Logic,
+        share: 0.05,
         paper: None,
     },
 ];
@@ -223,6 +250,7 @@ impl Preset {
             restart: self.restart,
             penalty_floor: self.penalty_floor.unwrap_or(base.penalty_floor),
             prune: self.prune,
+            share: self.share,
             ..base
         }
     }
@@ -287,8 +315,23 @@ mod tests {
             (Prune::Logic, 160, 5_000),
             "the 9x9 setting of docs/REPRODUCTION.md §6"
         );
+        let s = by_name("shared").unwrap().params();
+        assert_eq!(
+            IlcaParams {
+                share: 0.0,
+                sr: 40,
+                ..s
+            },
+            l,
+            "pruned-logic with sharing and sr 30"
+        );
         for p in PRESETS.iter().filter(|p| p.paper.is_some()) {
-            assert_eq!((p.prune, p.penalty_floor), (Prune::Off, None), "{}", p.name);
+            assert_eq!(
+                (p.prune, p.penalty_floor, p.share),
+                (Prune::Off, None, 0.0),
+                "{}",
+                p.name
+            );
         }
         let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
         let mut unique = names.clone();
