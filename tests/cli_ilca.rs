@@ -245,7 +245,10 @@ fn bad_parameters_fail_with_clear_messages() {
             &["--share", "-0.5"],
             "--share: must be a number in [0, 1000]",
         ),
-        (&["--share", "NaN"], "--share: must be a number in [0, 1000]"),
+        (
+            &["--share", "NaN"],
+            "--share: must be a number in [0, 1000]",
+        ),
         // A value the preset set says so; one the user gave does not.
         (
             &["--preset", "pruned", "--steps", "500"],

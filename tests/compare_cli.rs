@@ -420,6 +420,12 @@ fn two_names_of_one_setting_are_refused() {
             "ilca-improved,ilca-improved10k",
             "`ilca-improved` and `ilca-improved10k` are one setting",
         ),
+        // Baselines whose names spell their default parameters.
+        ("acs,acs-q0-0.90", "`acs` and `acs-q0-0.90` are one setting"),
+        (
+            "ga-rank-single-swap,sa,ga",
+            "`ga-rank-single-swap` and `ga` are one setting",
+        ),
     ] {
         let mut args = vec!["compare", "puzzles/classic.txt", "--algos", algos];
         if algos == "ilca-improved,ilca" {

@@ -177,26 +177,51 @@ pub fn by_name(name: &str, training: &[Grid]) -> Result<Box<dyn Baseline>> {
         "astar-small" => Box::new(AStar::new(Heuristic::SmallCrossed)),
         "astar-big" => Box::new(AStar::new(Heuristic::BigCrossed)),
         "astar-weighted" => Box::new(AStar::weighted(training, Heuristic::Basic)?),
-        "ga" => Box::new(Ga::new(GaParams::default())?),
         "sa" => Box::new(SimulatedAnnealing::new(1.0, 0.995)?),
         "hc" => Box::new(HillClimbing),
-        "acs" => Box::new(Acs::new(AcsParams::default())?),
-        other if other.starts_with("ga-") => {
-            Box::new(Ga::new(GaParams::default().with_combination(&other[3..])?)?)
+        other if other == "acs" || other.starts_with("acs-q0-") => {
+            Box::new(Acs::new(acs_params(other)?)?)
         }
-        other if other.starts_with("acs-q0-") => {
-            let q0 = other[7..].parse().map_err(|_| {
-                anyhow::anyhow!("`{other}`: ACS q0 must be a number between 0 and 1, e.g. acs-q0-0.1")
-            })?;
-            Box::new(Acs::new(AcsParams {
-                q0,
-                ..AcsParams::default()
-            })?)
-        }
+        other if other == "ga" || other.starts_with("ga-") => Box::new(Ga::new(ga_params(other)?)?),
         other => bail!(
             "unknown baseline `{other}`; valid names: {}, ga-SELECTION-CROSSOVER-MUTATION, acs-q0-Q",
             NAMES.join(", ")
         ),
+    })
+}
+
+/// ACS's parameters under the name `acs` or `acs-q0-Q`.
+fn acs_params(name: &str) -> Result<AcsParams> {
+    let Some(q0) = name.strip_prefix("acs-q0-") else {
+        return Ok(AcsParams::default());
+    };
+    let q0 = q0.parse().map_err(|_| {
+        anyhow::anyhow!("`{name}`: ACS q0 must be a number between 0 and 1, e.g. acs-q0-0.1")
+    })?;
+    Ok(AcsParams {
+        q0,
+        ..AcsParams::default()
+    })
+}
+
+/// The GA's parameters under the name `ga` or `ga-SELECTION-CROSSOVER-MUTATION`.
+fn ga_params(name: &str) -> Result<GaParams> {
+    match name.strip_prefix("ga-") {
+        None if name == "ga" => Ok(GaParams::default()),
+        None => bail!("unknown baseline `{name}`"),
+        Some(combination) => GaParams::default().with_combination(combination),
+    }
+}
+
+/// What the baseline called `name` runs, as text: two names with the same text (`acs` and
+/// `acs-q0-0.9`, or `ga` and the GA combination it defaults to) are one setting.
+pub fn setting_of(name: &str) -> Result<String> {
+    Ok(if name == "acs" || name.starts_with("acs-q0-") {
+        format!("acs {:?}", acs_params(name)?)
+    } else if name == "ga" || name.starts_with("ga-") {
+        format!("ga {:?}", ga_params(name)?)
+    } else {
+        name.to_string()
     })
 }
 

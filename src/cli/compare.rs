@@ -440,11 +440,14 @@ fn parse_algos(
     Ok(out)
 }
 
-/// Two names of one setting (`ilca` and `ilca-alg1`, or two presets that differ only in the
-/// step limit `--max-iterations` replaces) would run it twice as two rows: refused.
+/// Two names of one setting (`ilca` and `ilca-alg1`, two presets that differ only in the
+/// step limit `--max-iterations` replaces, or `acs` and `acs-q0-0.9`) would run it twice as two
+/// rows: refused.
 fn refuse_one_setting_twice(algos: &[Algo]) -> Result<()> {
     let setting = |a: &Algo| match a {
-        Algo::Baseline(_) => None,
+        Algo::Baseline(name) => baselines::setting_of(name)
+            .ok()
+            .map(|s| serde_json::json!({ "baseline": s })),
         Algo::Ilca(_, p) => serde_json::to_value(p).ok(),
         Algo::Rfss(_, p) => serde_json::to_value(p)
             .ok()
