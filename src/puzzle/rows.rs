@@ -101,6 +101,24 @@ pub(super) fn grid_from_symbols(
         }
     };
     let n = b * b;
+    if n == 16 {
+        // Digits 0-F (a common 16x16 spelling) would read as blanks plus digits 1-F: a line
+        // with two kinds of blank and no G is refused rather than read so.
+        let dot = text.find(['.', '_']);
+        if let (Some(dot), Some(zero)) = (dot, text.find('0')) {
+            if !text.contains(['G', 'g']) {
+                let k = text[..zero].chars().count();
+                return Err(at.err(
+                    Some(col0 + k),
+                    format!(
+                        "this 16x16 line has blanks written both as {:?} and as '0', and no G: \
+                         digits 0-F are not read here; write the digits as 1-9 and A-G (0 → G)",
+                        &text[dot..dot + 1]
+                    ),
+                ));
+            }
+        }
+    }
     let mut cells = Vec::with_capacity(n * n);
     for (k, ch) in text.chars().enumerate() {
         let v = symbol_value(ch, n).ok_or_else(|| at.err(Some(col0 + k), unknown_symbol(ch, n)))?;

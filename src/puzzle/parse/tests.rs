@@ -642,3 +642,38 @@ fn a_16_symbol_line_with_a_digit_above_4_says_why_it_is_no_4x4() {
         "{e}"
     );
 }
+
+/// A 16x16 line written with digits 0-F (and `.` for blanks) was read as blanks plus digits
+/// 1-F without a word; two kinds of blank and no G is now refused, placed at the first `0`. With
+/// a G, `0` is a blank as in every size.
+#[test]
+fn a_16x16_line_with_digits_0_to_f_is_refused() {
+    let hex: String = (0..256)
+        .map(|i| match i % 3 {
+            0 => '.',
+            _ => char::from_digit((i % 16) as u32, 16)
+                .unwrap()
+                .to_ascii_uppercase(),
+        })
+        .collect();
+    let first_zero = hex.find('0').unwrap();
+    let e = read(&format!("{hex}\n")).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!("1:{}:", first_zero + 1)) && e.contains("digits 0-F are not read here"),
+        "{e}"
+    );
+    let with_g: String = (0..256)
+        .map(|i| match i {
+            3 => '0',
+            5 => 'G',
+            _ => '.',
+        })
+        .collect();
+    let g = parse_str(&with_g, None).unwrap().remove(0).grid;
+    assert_eq!((g.get(3), g.get(5)), (0, 16));
+    // One kind of blank: read as before (0 is a blank).
+    let zeros = hex.replace('.', "1");
+    assert!(!read(&format!("{zeros}\n"))
+        .err()
+        .is_some_and(|e| e.to_string().contains("0-F")));
+}
