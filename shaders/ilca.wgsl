@@ -196,6 +196,11 @@ fn rescale(k: u32, idx: u32, others_max: f32) {
     }
 }
 
+// x, or 0 below 2^-100 (cpu::flushed).
+fn flushed(x: f32) -> f32 {
+    return select(x, 0.0, x < bitcast<f32>(FLUSH_BITS));
+}
+
 // Rescale and flush of the whole row of own cell k, as cpu::rescale (after resource sharing,
 // which scales several weights of the row).
 fn rescale_row(k: u32) {
@@ -408,15 +413,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                             if (s_share != 0u && deg < NP) {
                                 // Resource sharing (cpu::State::learn): each peer's digit
                                 // scaled by s once per peer; the same s, so order is free.
+                                // Each product flushed at once, as on the CPU: no subnormal
+                                // is multiplied again or revived by the rescale.
                                 let sf = bitcast<f32>(s_share);
                                 for (var i = 0u; i < NP; i++) {
                                     let wi = k * N + states[sb + peer_of(c, i)] - 1u;
-                                    w[wi] = w[wi] * sf;
+                                    w[wi] = flushed(w[wi] * sf);
                                 }
-                                w[idx] = w[idx] * f;
+                                w[idx] = flushed(w[idx] * f);
                                 rescale_row(k);
                             } else {
-                                w[idx] = w[idx] * f;
+                                w[idx] = flushed(w[idx] * f);
                                 rescale(k, idx, others[k]);
                             }
                         }

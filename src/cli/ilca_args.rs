@@ -48,7 +48,7 @@ pub struct IlcaFixedArgs {
     #[arg(long)]
     pub restart: Option<u32>,
     /// Smallest penalty factor (Eq. 9 gives p ≤ 0 for small degrees when lp > 1)
-    /// [default: the preset's; 0.001, 1e-6 for `pruned` and `pruned-logic`].
+    /// [default: the preset's; 0.001, 1e-6 for `pruned`, `pruned-logic` and `shared`].
     #[arg(long, allow_hyphen_values = true)]
     pub penalty_floor: Option<f64>,
     /// Which neighbours' degrees a conflicted cell must beat to be rewarded [default: sharing].
@@ -67,7 +67,7 @@ pub struct IlcaFixedArgs {
     /// NOT IN THE PAPER: `singles` places every naked and hidden single before ILCA starts
     /// (ILCA learns only the cells left open); `logic` also uses locked candidates and naked and
     /// hidden subsets, and the digits they rule out start with weight 0 [default: the preset's;
-    /// off but for `pruned` (singles) and `pruned-logic` (logic)].
+    /// off but for `pruned` (singles), `pruned-logic` and `shared` (logic)].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,
     /// NOT IN THE PAPER: resource sharing, 0 = off: a free cell with a conflict multiplies its

@@ -214,12 +214,14 @@ impl State {
             let row = &mut self.w[c * n..(c + 1) * n];
             if let Some(s) = share.filter(|_| (d as usize) < np) {
                 // A digit held by j peers is scaled j times by the same s: any peer order gives
-                // the same bits.
+                // the same bits. Each product is flushed at once, so the next multiply never
+                // sees a subnormal (GPUs may flush them) and the rescale never revives one.
                 for &q in prob.geom.peers_of(c) {
-                    row[self.choice[q as usize] as usize - 1] *= s;
+                    let x = &mut row[self.choice[q as usize] as usize - 1];
+                    *x = flushed(*x * s);
                 }
             }
-            row[k] *= factor;
+            row[k] = flushed(row[k] * factor);
             rescale(row);
         }
         (rewarded, penalised)
@@ -362,6 +364,15 @@ fn beats_neighbours(prob: &Problem, choice: &[u8], deg: &[u8], c: usize, compare
     })
 }
 
+/// `x`, or 0 when it is below 2^-100 (a product that may be subnormal).
+fn flushed(x: f32) -> f32 {
+    if x < FLUSH_BELOW {
+        0.0
+    } else {
+        x
+    }
+}
+
 /// Power-of-two rescale (exact) keeping the largest weight in [2^-32, 2^32], then flush of
 /// weights below 2^-100 to 0 so no subnormal is ever stored.
 fn rescale(row: &mut [f32]) {
@@ -371,11 +382,7 @@ fn rescale(row: &mut [f32]) {
     } else if m > 0.0 && m < SCALE_LOW {
         row.iter_mut().for_each(|x| *x *= SCALE_HIGH);
     }
-    row.iter_mut().for_each(|x| {
-        if *x < FLUSH_BELOW {
-            *x = 0.0
-        }
-    });
+    row.iter_mut().for_each(|x| *x = flushed(*x));
 }
 
 /// Does a unit's states form a resolved unit under `check`?
@@ -674,6 +681,25 @@ mod tests {
         );
         // Cell 9 (degree |N|): only its reward r(7) = 2.
         assert_eq!(st.w[36..40], [0.0, 0.5, 2.0, 0.0]);
+        // With s not a power of two the order shows: sharing first, then the penalty.
+        let mild = IlcaParams {
+            share: 0.05,
+            ..params.clone()
+        };
+        let prob_m = Problem::new(&p, &mild);
+        let mut st = State::new(&prob_m);
+        st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[36..40].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
+        st.step(&prob_m, &mild, 0, 0);
+        let (s, p5) = (mild.share_factor().unwrap(), (5.0f64 / 7.0) as f32);
+        assert_eq!(st.w[1], 1.0 * s * s * p5);
+        assert_ne!(
+            st.w[1],
+            1.0 * p5 * s * s,
+            "the other order gives other bits here"
+        );
         // Sharing can leave a row below 2^-32: the whole row is rescaled, as always.
         let strong = IlcaParams {
             share: 1000.0,
@@ -682,12 +708,16 @@ mod tests {
         let prob = Problem::new(&p, &strong);
         let mut st = State::new(&prob);
         let small = 2f32.powi(-20);
-        st.w[0..4].copy_from_slice(&[0.0, small, 0.0, 0.0]);
+        let tiny = FLUSH_BELOW; // 2^-100
+        st.w[0..4].copy_from_slice(&[0.0, small, 0.0, tiny]);
         st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.0, 0.0]);
         st.step(&prob, &strong, 0, 0);
         let s = strong.share_factor().unwrap();
         // Cell 0: 2^-20·s·s·p(5) < 2^-32, so the row is scaled up by 2^32.
         assert_eq!(st.w[1], small * s * s * (5.0f64 / 7.0) as f32 * SCALE_HIGH);
+        // Digit 4 (three peers hold it): 2^-100·s is flushed at once; multiplied on it would
+        // reach a subnormal (2^-130, which GPUs may flush) that the scale-up makes 2^-98.
+        assert_eq!(st.w[3], 0.0);
     }
 
     #[test]

@@ -22,8 +22,8 @@
 //! Weights are unnormalised f32: the probability of digit k is w_k / Σw. The paper renormalises
 //! after every update; that leaves every ratio, hence every choice, unchanged, so we rescale only by
 //! powers of two (exact) to keep the largest weight within [2^-32, 2^32], and weights below 2^-100
-//! (at most 2^-68 of the largest) become 0. The only arithmetic on weights is correctly rounded
-//! f32 multiplies by factors made on the host (one per update, plus one per peer under resource
+//! become 0, each product at once (before the rescale could revive a subnormal). The only
+//! arithmetic on weights is correctly rounded f32 multiplies by factors made on the host (one per update, plus one per peer under resource
 //! sharing, each by the same s, so their order does not matter): there is no addition, division
 //! or reduction that a GPU could fuse or reorder, so the WGSL kernel (`shaders/ilca.wgsl`) and the
 //! CPU reference ([`cpu`]) agree bit for bit.
