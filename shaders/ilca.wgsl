@@ -165,40 +165,41 @@ fn choose_digit(k: u32, cur: u32, key: u32, t: u32, c: u32) -> Choice {
     return Choice(1u, others); // unreachable: the maximum occurs in the row
 }
 
+// x, or 0 below 2^-100 (cpu::flushed).
+fn flushed(x: f32) -> f32 {
+    return select(x, 0.0, x < bitcast<f32>(FLUSH_BITS));
+}
+
+// The power of two cpu::rescale scales a row by when its largest weight is m (1: none).
+fn scale_for(m: f32) -> f32 {
+    if (m > bitcast<f32>(SCALE_HIGH_BITS)) {
+        return bitcast<f32>(SCALE_LOW_BITS);
+    }
+    if (m > 0.0 && m < bitcast<f32>(SCALE_LOW_BITS)) {
+        return bitcast<f32>(SCALE_HIGH_BITS);
+    }
+    return 1.0;
+}
+
+// Every weight of own cell k times s, then flushed.
+fn scale_row(k: u32, s: f32) {
+    let base = k * N;
+    for (var d = 0u; d < N; d++) {
+        w[base + d] = flushed(w[base + d] * s);
+    }
+}
+
 // Power-of-two rescale and flush of own cell k after its weight `idx` was scaled, as
 // cpu::rescale. Every other weight of the row is 0 or at least 2^-100 (initial weights are 0 or
 // 1, and every rescale leaves the row so), so unless the whole row is scaled only `idx` can
 // need flushing.
 fn rescale(k: u32, idx: u32, others_max: f32) {
-    let m = select(others_max, w[idx], w[idx] > others_max);
-    let hi = bitcast<f32>(SCALE_HIGH_BITS);
-    let lo = bitcast<f32>(SCALE_LOW_BITS);
-    let flush = bitcast<f32>(FLUSH_BITS);
-    var s = 1.0;
-    if (m > hi) {
-        s = lo;
-    } else if (m > 0.0 && m < lo) {
-        s = hi;
-    }
+    let s = scale_for(select(others_max, w[idx], w[idx] > others_max));
     if (s == 1.0) {
-        if (w[idx] < flush) {
-            w[idx] = 0.0;
-        }
-        return;
+        w[idx] = flushed(w[idx]);
+    } else {
+        scale_row(k, s);
     }
-    let base = k * N;
-    for (var d = 0u; d < N; d++) {
-        var x = w[base + d] * s;
-        if (x < flush) {
-            x = 0.0;
-        }
-        w[base + d] = x;
-    }
-}
-
-// x, or 0 below 2^-100 (cpu::flushed).
-fn flushed(x: f32) -> f32 {
-    return select(x, 0.0, x < bitcast<f32>(FLUSH_BITS));
 }
 
 // Rescale and flush of the whole row of own cell k, as cpu::rescale (after resource sharing,
@@ -211,22 +212,7 @@ fn rescale_row(k: u32) {
             m = w[base + d];
         }
     }
-    let hi = bitcast<f32>(SCALE_HIGH_BITS);
-    let lo = bitcast<f32>(SCALE_LOW_BITS);
-    let flush = bitcast<f32>(FLUSH_BITS);
-    var s = 1.0;
-    if (m > hi) {
-        s = lo;
-    } else if (m > 0.0 && m < lo) {
-        s = hi;
-    }
-    for (var d = 0u; d < N; d++) {
-        var x = w[base + d] * s;
-        if (x < flush) {
-            x = 0.0;
-        }
-        w[base + d] = x;
-    }
+    scale_row(k, scale_for(m));
 }
 
 // Is unit u of the instance whose states start at sbase resolved, as cpu::unit_resolved?

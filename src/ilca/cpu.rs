@@ -616,6 +616,16 @@ mod tests {
         assert!(st.grid(2).is_solution_of(&p));
     }
 
+    /// FOUR's free cells 0, 1, 8, 9 set to weights whose argmax (tie first) is 2, 2, 2, 3.
+    fn states_2_2_2_3(prob: &Problem) -> State {
+        let mut st = State::new(prob);
+        st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
+        st.w[36..40].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
+        st
+    }
+
     #[test]
     fn rewards_by_hand() {
         let p = grid(FOUR);
@@ -624,13 +634,9 @@ mod tests {
             ..Default::default()
         };
         let prob = Problem::new(&p, &params);
-        let mut st = State::new(&prob);
         // States 2, 2 / 2, 3: cell 0 conflicts with 1 (row) and 8 (column): degree 5;
         // cells 1 and 8 conflict only with 0: degree 6; cell 9 conflicts with nobody: degree 7.
-        st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[36..40].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
+        let mut st = states_2_2_2_3(&prob);
         let start = st.w.clone();
         let info = st.step(&prob, &params, 0, 0);
         assert_eq!([st.deg[0], st.deg[1], st.deg[8], st.deg[9]], [5, 6, 6, 7]);
@@ -665,11 +671,7 @@ mod tests {
             ..Default::default()
         };
         let prob = Problem::new(&p, &params);
-        let mut st = State::new(&prob);
-        st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[36..40].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
+        let mut st = states_2_2_2_3(&prob);
         let info = st.step(&prob, &params, 0, 0);
         assert_eq!((info.rewarded, info.penalised), (3, 1));
         // Cell 0: digit 2 halved twice, then penalised by p(5) = 5/7; digit 3 untouched.
@@ -687,11 +689,7 @@ mod tests {
             ..params.clone()
         };
         let prob_m = Problem::new(&p, &mild);
-        let mut st = State::new(&prob_m);
-        st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[4..8].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[32..36].copy_from_slice(&[0.0, 1.0, 0.5, 0.0]);
-        st.w[36..40].copy_from_slice(&[0.0, 0.5, 1.0, 0.0]);
+        let mut st = states_2_2_2_3(&prob_m);
         st.step(&prob_m, &mild, 0, 0);
         let (s, p5) = (mild.share_factor().unwrap(), (5.0f64 / 7.0) as f32);
         assert_eq!(st.w[1], 1.0 * s * s * p5);
