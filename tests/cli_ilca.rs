@@ -593,7 +593,7 @@ fn resource_sharing_is_reported_and_changes_the_runs() {
     let (text, v) = go(&["--preset", "shared"]);
     assert!(text.contains("share 0.05 (not in the paper)"), "{text}");
     assert_eq!(v["params"]["share"], 0.05);
-    assert_eq!(v["params"]["sr"], 30);
+    assert_eq!(v["params"]["sr"], 20);
     let (text, off) = go(&["--preset", "shared", "--share", "0"]);
     assert!(!text.contains("share 0"), "{text}");
     assert_eq!(off["params"]["share"], 0.0);
