@@ -442,3 +442,46 @@ fn two_names_of_one_setting_are_refused() {
         assert!(!o.status.success() && e.contains(both), "{algos}: {e}");
     }
 }
+
+/// `--share` (resource sharing, not in the paper) reaches every ILCA entry, as `--prune` does,
+/// and its CSV rows record it; a value too small to act is refused with the flag's name.
+#[test]
+fn share_reaches_every_ilca_entry() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "puzzles/classic.txt",
+            "--algos",
+            "ilca-pruned,ilca-shared,mrv",
+            "--runs",
+            "1",
+            "--max-iterations",
+            "800",
+            "--csv",
+            "-",
+        ];
+        args.extend_from_slice(extra);
+        std::process::Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["--share", "0.2"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = head.iter().position(|c| *c == "param_share").unwrap();
+    let share_of = |algo: &str| -> String {
+        let row = text.lines().find(|l| l.starts_with(algo)).unwrap();
+        row.split(',').nth(col).unwrap().to_string()
+    };
+    assert_eq!(share_of("ilca-pruned,"), "0.2");
+    assert_eq!(share_of("ilca-shared,"), "0.2");
+    assert_eq!(share_of("mrv,"), "");
+    let o = run(&["--share", "1e-9"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && e.contains("--share: ") && e.contains("is too small to act"),
+        "{e}"
+    );
+}

@@ -67,10 +67,15 @@ pub struct Args {
     pub preset: Option<&'static Preset>,
     /// NOT IN THE PAPER: `singles` places every naked and hidden single before each ILCA entry
     /// (`ilca`, `ilca-PRESET`) starts, `logic` also what locked candidates and naked and hidden
-    /// subsets fix; `off` for none [default: each entry's preset's, off but
-    /// for `pruned`].
+    /// subsets fix; `off` for none [default: each entry's preset's, off but for `pruned`
+    /// (singles), `pruned-logic` and `shared` (logic)].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,
+    /// NOT IN THE PAPER: resource sharing for every ILCA entry (`ilca`, `ilca-PRESET`), as
+    /// `batch --share`: 0 (off) or a number up to 1000 [default: each entry's preset's, 0 but for
+    /// `shared` (0.05)].
+    #[arg(long, allow_hyphen_values = true)]
+    pub share: Option<f64>,
     /// The enhanced RFSS entries (`rfss-propagate`, `rfss-mrv`, `rfss-logic`,
     /// `rfss-lookahead`): generations an invalid read-off must stay unchanged before a decision,
     /// as `batch --stall-generations` [default: 300].
@@ -375,7 +380,7 @@ impl Algo {
 fn parse_algos(
     s: &str,
     ilca: &IlcaParams,
-    prune: Option<Prune>,
+    (prune, share): (Option<Prune>, Option<f64>),
     rfss: &RfssParams,
 ) -> Result<Vec<Algo>> {
     let mut out = Vec::new();
@@ -397,6 +402,7 @@ fn parse_algos(
             let params = IlcaParams {
                 seed: ilca.seed,
                 prune: prune.unwrap_or(params.prune),
+                share: share.unwrap_or(params.share),
                 ..params
             };
             Algo::Ilca(name.into(), params)
@@ -571,6 +577,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let ilca = IlcaParams {
         seed: a.seed,
         prune: a.prune.unwrap_or(ilca.prune),
+        share: a.share.unwrap_or(ilca.share),
         ..ilca
     };
     let rfss_params = RfssParams {
@@ -578,7 +585,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .unwrap_or(RfssParams::default().max_generations),
         ..RfssParams::default()
     };
-    let mut algos = parse_algos(&a.algos, &ilca, a.prune, &rfss_params)?;
+    let mut algos = parse_algos(&a.algos, &ilca, (a.prune, a.share), &rfss_params)?;
     if a.stall_generations.is_some()
         && !algos
             .iter()

@@ -70,9 +70,9 @@ pub struct IlcaFixedArgs {
     /// off but for `pruned` (singles), `pruned-logic` and `shared` (logic)].
     #[arg(long, value_parser = choice::<Prune>())]
     pub prune: Option<Prune>,
-    /// NOT IN THE PAPER: resource sharing, 0 = off: a free cell with a conflict multiplies its
-    /// weight of each digit by 1/(1 + SHARE) once per peer holding that digit, before its reward
-    /// or penalty [default: the preset's; 0 but for `shared` (0.05)].
+    /// NOT IN THE PAPER: resource sharing, 0 = off, else a number up to 1000: a free cell with a
+    /// conflict multiplies its weight of each digit by 1/(1 + SHARE) once per peer holding that
+    /// digit, before its reward or penalty [default: the preset's; 0 but for `shared` (0.05)].
     #[arg(long, allow_hyphen_values = true)]
     pub share: Option<f64>,
 }

@@ -86,7 +86,7 @@ pub struct LoopPasses {
 impl LoopPasses {
     /// The bound for box size `b`. Measured on lavapipe (Mesa unrolls some loops of constant
     /// length, so fewer passes): an uncapped dispatch went wrong after about 6,000 steps of a
-    /// 9x9 (≈ 11 passes per step), 680 of a 16x16 (≈ 97) and 145 of a 25x25 (≈ 450); this
+    /// 9x9 (≈ 11 passes per step), 685 of a 16x16 (≈ 97) and 146 of a 25x25 (≈ 450); this
     /// bound gives 100, 173 and 740 (112, 192 and 822 for the kernel then). `sharing`: some
     /// instance of the dispatch runs resource sharing, whose loops are then counted too.
     pub fn for_box(b: usize, sharing: bool) -> LoopPasses {

@@ -229,6 +229,17 @@ impl IlcaParams {
                     self.share
                 )
             },
+        )?;
+        check(
+            self.share == 0.0 || self.share_factor() != Some(1.0),
+            "share",
+            || {
+                format!(
+                    "{} is too small to act: its factor 1/(1 + share) rounds to 1 in f32; give \
+                     at least 1e-7, or 0 for off",
+                    self.share
+                )
+            },
         )
     }
 
@@ -416,6 +427,12 @@ mod tests {
         assert!(bad(|p| p.share = -0.1).starts_with("share: must be a number in [0, 1000]"));
         assert!(bad(|p| p.share = f64::INFINITY).starts_with("share: "));
         assert!(bad(|p| p.share = 1000.5).starts_with("share: "));
+        assert!(bad(|p| p.share = 1e-8).contains("too small to act"));
+        let acts = IlcaParams {
+            share: 1e-7,
+            ..Default::default()
+        };
+        assert!(acts.validate().is_ok() && acts.share_factor() < Some(1.0));
         assert!(IlcaParams::default().validate().is_ok());
     }
 }

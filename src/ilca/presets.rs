@@ -215,7 +215,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: "shared",
         about: "pruned-logic with resource sharing (--share 0.05: a conflicted cell's weight of a \
-                digit shrinks by 1/1.05 per peer holding it) and sr = 20; not the paper \
+                digit is multiplied by 1/1.05 per peer holding it) and sr = 20; not the paper \
                 (docs/BEYOND.md: unique 9x9 tiers 99.2% of runs in 5,000 steps over 3,600 \
                 puzzles)",
         steps: 5_000,
