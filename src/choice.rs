@@ -16,8 +16,17 @@ pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
     }
 }
 
-/// Defines an enum of named options with [`Choice`], `Display` (the name) and `Serialize` (the
-/// name as a string). Each variant is written `Variant = "name"`, after its doc comment, which
+/// Every name of `C`, comma-separated, for messages that list the choices.
+pub fn names<C: Choice>() -> String {
+    C::ALL
+        .iter()
+        .map(|c| c.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Defines an enum of named options with [`Choice`], `Display` (the name), `Serialize` (the
+/// name as a string) and `Deserialize` (from the name). Each variant is written `Variant = "name"`, after its doc comment, which
 /// becomes its help text.
 #[macro_export]
 macro_rules! choice {
@@ -61,6 +70,18 @@ macro_rules! choice {
                 s.serialize_str($crate::choice::Choice::name(*self))
             }
         }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <::std::borrow::Cow<'de, str> as ::serde::Deserialize>::deserialize(d)?;
+                <$name as $crate::choice::Choice>::from_name(&text).ok_or_else(|| {
+                    ::serde::de::Error::custom(::std::format!(
+                        "`{text}` is not one of {}",
+                        $crate::choice::names::<$name>()
+                    ))
+                })
+            }
+        }
     };
 }
 
@@ -88,5 +109,13 @@ mod tests {
         assert_eq!(Fruit::Banana.help(), "A long yellow one.");
         assert_eq!(Fruit::Banana.to_string(), "banana");
         assert_eq!(serde_json::to_string(&Fruit::Apple).unwrap(), "\"apple\"");
+        let back: Fruit = serde_json::from_str("\"banana\"").unwrap();
+        assert_eq!(back, Fruit::Banana);
+        let e = serde_json::from_str::<Fruit>("\"cherry\"").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("`cherry` is not one of apple, banana"),
+            "{e}"
+        );
     }
 }

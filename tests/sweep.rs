@@ -387,18 +387,16 @@ fn cli_sweep_writes_csv_and_figures_and_resumes() {
     assert!(text.contains("best all"), "{text}");
     let written = std::fs::read_to_string(&csv).unwrap();
     let rows = parse_csv("s.csv", &written).unwrap();
-    // Every row ends with the Wilson 95% interval of its rate, in percent, as the figures draw
-    // it (and batch's and compare's JSON give it: `solved_pct_95`).
+    // Every row has the Wilson 95% interval of its rate, in percent, as the figures draw it
+    // (and batch's and compare's JSON give it: `solved_pct_95`).
     let head: Vec<&str> = written.lines().next().unwrap().split(',').collect();
-    assert_eq!(
-        head[head.len() - 2..],
-        ["solved_pct_95_lo", "solved_pct_95_hi"]
-    );
+    let lo_at = head.iter().position(|&c| c == "solved_pct_95_lo").unwrap();
+    assert_eq!(head[lo_at + 1], "solved_pct_95_hi");
     for (line, r) in written.lines().skip(1).zip(&rows) {
         let f: Vec<&str> = line.split(',').collect();
         let (lo, hi) = gpu_sudoku::report::stats::wilson95(r.solved, r.instances).unwrap();
         let want = [format!("{:.2}", 100.0 * lo), format!("{:.2}", 100.0 * hi)];
-        assert_eq!(f[head.len() - 2..], want, "{line}");
+        assert_eq!(f[lo_at..lo_at + 2], want, "{line}");
     }
     // 3 ratios × 2 sr, each: 2 files + all + d bins.
     assert_eq!(file_rows(&rows, |_| true).len(), 12);
@@ -624,6 +622,67 @@ fn cli_one_parameter_sweep_plots_rate_curves() {
             .sum()
     };
     assert!(solved_at(10) <= solved_at(20) && solved_at(20) <= solved_at(30));
+}
+
+/// The parameters a sweep holds fixed (a preset's prune, share, restart, floor; the seed) are in
+/// every CSV row and in the figures' subtitles, also when `plot-sweep` redraws them from the CSV.
+#[test]
+fn cli_sweep_records_its_fixed_parameters() {
+    let dir = tmp("fixed");
+    let files = tier_files(&dir);
+    let csv = dir.join("s.csv");
+    ok(bin()
+        .arg("sweep")
+        .arg(&files[0])
+        .args(["--runs", "1", "--backend", "cpu", "--sr", "10:20:10"])
+        .args(["--preset", "shared", "--share", "0.1", "--steps", "200"])
+        .args(["--seed", "9", "--figure-format", "svg", "--csv"])
+        .arg(&csv)
+        .arg("--figures")
+        .arg(dir.join("f")));
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let head: Vec<&str> = written.lines().next().unwrap().split(',').collect();
+    let at = |c: &str| head.iter().position(|&h| h == c).unwrap();
+    let want = [
+        ("restart", "160"),
+        ("penalty_floor", "0.000001"),
+        ("compare", "sharing"),
+        ("tie", "random"),
+        ("reset_check", "permutation"),
+        ("prune", "logic"),
+        ("share", "0.1"),
+        ("seed", "9"),
+    ];
+    let lines: Vec<&str> = written.lines().skip(1).collect();
+    assert!(lines.len() >= 4, "{written}");
+    for line in &lines {
+        let f: Vec<&str> = line.split(',').collect();
+        for (c, v) in want {
+            assert_eq!(f[at(c)], v, "{c} in {line}");
+        }
+    }
+    let rows = parse_csv("s.csv", &written).unwrap();
+    let fx = rows[0].fixed.expect("the fixed parameters read back");
+    assert_eq!((fx.restart, fx.share, fx.seed), (160, 0.1, 9));
+    // The subtitle names what differs from the defaults; the redrawn figure says the same.
+    let subtitle = [
+        "restart = 160",
+        "penalty floor = 1e-6",
+        "prune logic",
+        "share = 0.1",
+        "seed 9",
+    ];
+    let fig = assert_figure(&dir.join("f/rate-vs-sr.svg"));
+    ok(bin()
+        .arg("plot-sweep")
+        .arg(&csv)
+        .args(["--figure-format", "svg", "--figures"])
+        .arg(dir.join("g")));
+    let redrawn = assert_figure(&dir.join("g/rate-vs-sr.svg"));
+    for s in subtitle {
+        assert!(fig.says(s) && redrawn.says(s), "{s}");
+    }
+    assert!(!fig.says("tie random") && !fig.says("compare sharing"));
 }
 
 /// The commands of docs/FIGURES.md for Figs. 6, 7 and 8, on small ranges.

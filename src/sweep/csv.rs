@@ -1,14 +1,21 @@
 //! The sweep CSV: one row per setting and group of puzzles, written block by block (so an
 //! interrupted sweep leaves a valid file) and read back (for `plot-sweep`'s figures).
 
-use super::{Group, Param, Point, Role, Row};
+use super::{Fixed, Group, Param, Point, Role, Row};
+use crate::choice::Choice;
+use crate::ilca::{Compare, Prune, ResetCheck, TieBreak};
 use crate::report::stats::wilson95;
 use anyhow::{bail, ensure, Result};
 
-/// The CSV header (the column order of [`Row::csv_line`]). The last two columns are the Wilson
-/// 95% interval of `solved_pct` (the figures' bands and bars), named after the JSON reports'
-/// `solved_pct_95` pair of `batch`, `compare` and `reproduce`.
-pub const CSV_HEADER: &str = "swept,role,lr,lp,ratio,sr,steps,group,label,d_lo,d_hi,puzzles,instances,solved,solved_pct,mean_steps_solved,solved_pct_95_lo,solved_pct_95_hi";
+/// The CSV header (the column order of [`Row::csv_line`]). `solved_pct_95_lo` and
+/// `solved_pct_95_hi` are the Wilson 95% interval of `solved_pct` (the figures' bands and bars),
+/// named after the JSON reports' `solved_pct_95` pair of `batch`, `compare` and `reproduce`;
+/// the columns after them are the parameters the sweep held fixed ([`Fixed::COLUMNS`]).
+pub const CSV_HEADER: &str = "swept,role,lr,lp,ratio,sr,steps,group,label,d_lo,d_hi,puzzles,instances,solved,solved_pct,mean_steps_solved,solved_pct_95_lo,solved_pct_95_hi,restart,penalty_floor,compare,tie,reset_check,prune,share,seed";
+
+/// The header sweeps wrote before the fixed parameters' columns; `plot-sweep` still reads such
+/// files.
+const CSV_HEADER_V2: &str = "swept,role,lr,lp,ratio,sr,steps,group,label,d_lo,d_hi,puzzles,instances,solved,solved_pct,mean_steps_solved,solved_pct_95_lo,solved_pct_95_hi";
 
 /// The header sweeps wrote before the interval columns; `plot-sweep` still reads such files.
 const CSV_HEADER_V1: &str = "swept,role,lr,lp,ratio,sr,steps,group,label,d_lo,d_hi,puzzles,instances,solved,solved_pct,mean_steps_solved";
@@ -26,8 +33,16 @@ impl Row {
         let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
         let ci = self.solved_pct_95();
         let bound = |i: usize| ci.map(|b| format!("{:.2}", b[i])).unwrap_or_default();
+        let fixed: String = match &self.fixed {
+            Some(f) => f
+                .csv_fields()
+                .iter()
+                .map(|(_, v)| format!(",{v}"))
+                .collect(),
+            None => ",".repeat(Fixed::COLUMNS.split(',').count()),
+        };
         format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2},{},{},{}{fixed}",
             self.swept,
             self.role.name(),
             self.point.lr,
@@ -52,9 +67,9 @@ impl Row {
     }
 }
 
-/// Reads rows written by a sweep (`name` is used in errors), with or without the interval
-/// columns (sweeps before them wrote none); the intervals are not read back but computed again
-/// from `solved` and `instances`.
+/// Reads rows written by a sweep (`name` is used in errors), with or without the interval and
+/// fixed-parameter columns (older sweeps wrote none); the intervals are not read back but
+/// computed again from `solved` and `instances`.
 pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
     let mut lines = text
         .lines()
@@ -65,7 +80,7 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
     };
     let header = header.trim();
     ensure!(
-        header == CSV_HEADER || header == CSV_HEADER_V1,
+        [CSV_HEADER, CSV_HEADER_V2, CSV_HEADER_V1].contains(&header),
         "{name}:1: not a sweep CSV: the header must be `{CSV_HEADER}`"
     );
     let columns = header.split(',').count();
@@ -114,6 +129,43 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
                 fl(i).map(Some)
             }
         };
+        // The fixed parameters from column `at` on (a file of the current header).
+        let fixed_at = |at: usize| -> Result<Fixed> {
+            fn choice<C: Choice>(name: &str, ln: usize, col: usize, v: &str) -> Result<C> {
+                C::from_name(v).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{name}:{ln}: column {col}: `{v}` is not one of {}",
+                        crate::choice::names::<C>()
+                    )
+                })
+            }
+            let whole = |i: usize| -> Result<u64> {
+                f[i].parse::<u64>().map_err(|_| {
+                    anyhow::anyhow!(
+                        "{name}:{ln}: column {} is not a whole number: `{}`",
+                        i + 1,
+                        f[i]
+                    )
+                })
+            };
+            let restart = whole(at)?;
+            let restart = u32::try_from(restart).map_err(|_| {
+                anyhow::anyhow!(
+                    "{name}:{ln}: column {}: restart {restart} is too large",
+                    at + 1
+                )
+            })?;
+            Ok(Fixed {
+                restart,
+                penalty_floor: fl(at + 1)?,
+                compare: choice::<Compare>(name, ln, at + 3, f[at + 2])?,
+                tie: choice::<TieBreak>(name, ln, at + 4, f[at + 3])?,
+                reset_check: choice::<ResetCheck>(name, ln, at + 5, f[at + 4])?,
+                prune: choice::<Prune>(name, ln, at + 6, f[at + 5])?,
+                share: fl(at + 6)?,
+                seed: whole(at + 7)?,
+            })
+        };
         let role = match f[1] {
             "sweep" => Role::Sweep,
             "baseline" => Role::Baseline,
@@ -154,7 +206,19 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             instances: int(12)?,
             solved: int(13)?,
             mean_steps_solved: opt(15)?,
+            // All empty: a row of a merged shard written before they were recorded.
+            fixed: if header == CSV_HEADER && f[18..].iter().any(|v| !v.is_empty()) {
+                Some(fixed_at(18)?)
+            } else {
+                None
+            },
         };
+        if let Some(fx) = row.fixed {
+            // The whole setting as the sweep could have run it.
+            fx.params(&row.point)
+                .validate()
+                .map_err(|e| anyhow::anyhow!("{name}:{ln}: {e}"))?;
+        }
         ensure!(
             row.solved <= row.instances,
             "{name}:{ln}: {} solved of {} instances",

@@ -60,6 +60,32 @@ pub fn describe_fixed(rows: &[Row], swept: &[Param]) -> String {
             parts.push(format!("{} = {}", p.symbol(), fmt_num(vals[0])));
         }
     }
+    // The fixed parameters that differ from the defaults (the paper's, or "off").
+    if let Some(fx) = sweep.first().and_then(|r| r.fixed) {
+        let d = super::Fixed::of(&crate::ilca::IlcaParams::default());
+        let mut add = |differs: bool, text: String| {
+            if differs {
+                parts.push(text);
+            }
+        };
+        add(fx.restart != d.restart, format!("restart = {}", fx.restart));
+        add(
+            fx.penalty_floor != d.penalty_floor,
+            format!("penalty floor = {}", fmt_num(fx.penalty_floor)),
+        );
+        add(fx.compare != d.compare, format!("compare {}", fx.compare));
+        add(fx.tie != d.tie, format!("tie {}", fx.tie));
+        add(
+            fx.reset_check != d.reset_check,
+            format!("reset check {}", fx.reset_check),
+        );
+        add(fx.prune != d.prune, format!("prune {}", fx.prune));
+        add(
+            fx.share != d.share,
+            format!("share = {}", fmt_num(fx.share)),
+        );
+        add(fx.seed != d.seed, format!("seed {}", fx.seed));
+    }
     let files: Vec<&&Row> = sweep.iter().filter(|r| r.group == Group::File).collect();
     if let Some(r0) = files.first() {
         let key = r0.point;

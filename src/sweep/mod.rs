@@ -22,7 +22,7 @@ pub use csv::{parse_csv, CSV_HEADER};
 pub use plan::Plan;
 pub use run::{check_d_bin, d_bin, difficulty, Input, Sweep};
 
-use crate::ilca::IlcaParams;
+use crate::ilca::{Compare, IlcaParams, Prune, ResetCheck, TieBreak};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -201,6 +201,72 @@ impl Group {
     }
 }
 
+/// The engine's parameters a sweep does not vary: the same in every row of one sweep, written in
+/// each CSV row (after the results) so that a row says everything that ran.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fixed {
+    pub restart: u32,
+    pub penalty_floor: f64,
+    pub compare: Compare,
+    pub tie: TieBreak,
+    pub reset_check: ResetCheck,
+    pub prune: Prune,
+    pub share: f64,
+    pub seed: u64,
+}
+
+impl Fixed {
+    /// The CSV columns, in [`Fixed::csv_fields`]' order (the JSON names of the parameters).
+    pub const COLUMNS: &'static str =
+        "restart,penalty_floor,compare,tie,reset_check,prune,share,seed";
+
+    /// The parameters of `p` that no sweep varies.
+    pub fn of(p: &IlcaParams) -> Fixed {
+        Fixed {
+            restart: p.restart,
+            penalty_floor: p.penalty_floor,
+            compare: p.compare,
+            tie: p.tie,
+            reset_check: p.reset_check,
+            prune: p.prune,
+            share: p.share,
+            seed: p.seed,
+        }
+    }
+
+    /// The engine setting of `point` with these fixed parameters.
+    pub fn params(&self, point: &Point) -> IlcaParams {
+        IlcaParams {
+            steps: point.steps,
+            lr: point.lr,
+            lp: point.lp,
+            sr: point.sr,
+            restart: self.restart,
+            penalty_floor: self.penalty_floor,
+            compare: self.compare,
+            tie: self.tie,
+            reset_check: self.reset_check,
+            seed: self.seed,
+            prune: self.prune,
+            share: self.share,
+        }
+    }
+
+    /// `(name, value)` of each parameter, as the CSV writes it.
+    pub fn csv_fields(&self) -> [(&'static str, String); 8] {
+        [
+            ("restart", self.restart.to_string()),
+            ("penalty_floor", self.penalty_floor.to_string()),
+            ("compare", self.compare.to_string()),
+            ("tie", self.tie.to_string()),
+            ("reset_check", self.reset_check.to_string()),
+            ("prune", self.prune.to_string()),
+            ("share", self.share.to_string()),
+            ("seed", self.seed.to_string()),
+        ]
+    }
+}
+
 /// One CSV row: a setting's results over a group of puzzles.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -218,6 +284,8 @@ pub struct Row {
     pub solved: usize,
     /// Mean step at which the solved instances were solved; `None` when none was.
     pub mean_steps_solved: Option<f64>,
+    /// The parameters the sweep held fixed; `None` in a CSV written before they were recorded.
+    pub fixed: Option<Fixed>,
 }
 
 impl Row {

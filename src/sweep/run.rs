@@ -1,7 +1,7 @@
 //! Running a sweep's settings on a device and summarising each setting's instances into rows:
 //! per file, overall and per difficulty bin.
 
-use super::{Group, Plan, Point, Role, Row, RunSetting};
+use super::{Fixed, Group, Plan, Point, Row, RunSetting};
 use crate::backend::Device;
 use crate::ilca::{Batch, IlcaParams};
 use crate::puzzle::{Grid, Puzzle};
@@ -138,7 +138,7 @@ impl Sweep<'_> {
             .map(|(s, set)| {
                 set.points
                     .iter()
-                    .flat_map(|pt| self.rows_for(set.role, pt, &offset, |f| &results[f][s]))
+                    .flat_map(|pt| self.rows_for(set, pt, &offset, |f| &results[f][s]))
                     .collect()
             })
             .collect())
@@ -147,7 +147,7 @@ impl Sweep<'_> {
     /// Rows of one point from its setting's results (`res(file)`).
     fn rows_for<'r>(
         &self,
-        role: Role,
+        set: &RunSetting,
         pt: &Point,
         offset: &[usize],
         res: impl Fn(usize) -> &'r Vec<InstanceResult>,
@@ -169,7 +169,7 @@ impl Sweep<'_> {
         let swept = self.plan.swept();
         let row = |group, label: String, lo, hi, a: &Acc| Row {
             swept: swept.clone(),
-            role,
+            role: set.role,
             point: *pt,
             group,
             label,
@@ -179,6 +179,7 @@ impl Sweep<'_> {
             instances: a.instances,
             solved: a.solved,
             mean_steps_solved: (a.solved > 0).then(|| a.steps as f64 / a.solved as f64),
+            fixed: Some(Fixed::of(&set.params)),
         };
         let mut rows = Vec::new();
         let mut all = Acc::default();

@@ -204,6 +204,16 @@ fn csv_rows_read_back_exactly() {
         instances: 70,
         solved: 69,
         mean_steps_solved: Some(41.25),
+        fixed: Some(Fixed {
+            restart: 160,
+            penalty_floor: 1e-6,
+            compare: crate::ilca::Compare::Free,
+            tie: crate::ilca::TieBreak::Keep,
+            reset_check: crate::ilca::ResetCheck::Sum,
+            prune: crate::ilca::Prune::Logic,
+            share: 0.05,
+            seed: 7,
+        }),
     };
     let mut other = row.clone();
     other.group = Group::File;
@@ -216,39 +226,91 @@ fn csv_rows_read_back_exactly() {
     let text = format!("{CSV_HEADER}\n{}\n{}\n", row.csv_line(), other.csv_line());
     let back = parse_csv("x.csv", &text).unwrap();
     assert_eq!(back, vec![row.clone(), other.clone()]);
-    // The last two columns: the Wilson 95% interval of solved_pct (what the figures draw),
-    // in percent to 2 decimals, named after the JSON's `solved_pct_95`; empty without instances.
-    assert!(CSV_HEADER.ends_with(",solved_pct,mean_steps_solved,solved_pct_95_lo,solved_pct_95_hi"));
+    // Then the Wilson 95% interval of solved_pct (what the figures draw), in percent to 2
+    // decimals, named after the JSON's `solved_pct_95`, empty without instances; last the
+    // parameters the sweep held fixed, so that a row says everything that ran.
+    assert!(CSV_HEADER.ends_with(&format!(
+        ",solved_pct,mean_steps_solved,solved_pct_95_lo,solved_pct_95_hi,{}",
+        Fixed::COLUMNS
+    )));
     let (lo, hi) = crate::report::stats::wilson95(69, 70).unwrap();
     let f: Vec<String> = row.csv_line().split(',').map(String::from).collect();
     assert_eq!(f.len(), CSV_HEADER.split(',').count());
     assert_eq!(
-        f[16..],
+        f[16..18],
         [format!("{:.2}", 100.0 * lo), format!("{:.2}", 100.0 * hi)]
     );
-    assert_eq!(f[16..], ["92.34", "99.75"]);
+    assert_eq!(f[16..18], ["92.34", "99.75"]);
+    assert_eq!(
+        f[18..],
+        ["160", "0.000001", "free", "keep", "sum", "logic", "0.05", "7"]
+    );
+    let fixed_text = ",160,0.000001,free,keep,sum,logic,0.05,7";
     assert!(
-        other.csv_line().ends_with(",0.00,,0.00,5.20"),
+        other
+            .csv_line()
+            .ends_with(&format!(",0.00,,0.00,5.20{fixed_text}")),
         "{}",
         other.csv_line()
     );
     let mut empty = other.clone();
     (empty.instances, empty.puzzles) = (0, 0);
-    assert!(empty.csv_line().ends_with(",,"), "{}", empty.csv_line());
-    // A CSV written before the interval columns still reads (plot-sweep on older sweeps).
-    let cut = |r: &Row| r.csv_line().rsplitn(3, ',').last().unwrap().to_string();
-    let old_header = CSV_HEADER
+    assert!(
+        empty.csv_line().ends_with(&format!(",,{fixed_text}")),
+        "{}",
+        empty.csv_line()
+    );
+    // A row without them (a merged shard of a build before they were recorded) leaves them
+    // empty and reads back so.
+    let mut bare = row.clone();
+    bare.fixed = None;
+    let text = format!("{CSV_HEADER}\n{}\n", bare.csv_line());
+    assert_eq!(parse_csv("x.csv", &text).unwrap(), vec![bare.clone()]);
+    // CSVs written before the fixed columns, and before the interval columns, still read
+    // (plot-sweep on older sweeps), with no fixed parameters.
+    let cut = |r: &Row, n: usize| {
+        let line = r.csv_line();
+        let f: Vec<&str> = line.split(',').collect();
+        f[..f.len() - n].join(",")
+    };
+    let v2_header = CSV_HEADER
+        .strip_suffix(&format!(",{}", Fixed::COLUMNS))
+        .unwrap();
+    let bare_back: Vec<Row> = back
+        .iter()
+        .map(|r| Row {
+            fixed: None,
+            ..r.clone()
+        })
+        .collect();
+    let v2 = format!("{v2_header}\n{}\n{}\n", cut(&row, 8), cut(&other, 8));
+    assert_eq!(parse_csv("v2.csv", &v2).unwrap(), bare_back);
+    let v1_header = v2_header
         .strip_suffix(",solved_pct_95_lo,solved_pct_95_hi")
         .unwrap();
-    let old = format!("{old_header}\n{}\n{}\n", cut(&row), cut(&other));
-    assert_eq!(parse_csv("old.csv", &old).unwrap(), back);
-    let e = parse_csv("x.csv", &format!("{CSV_HEADER}\n{}\n", cut(&row)))
+    let v1 = format!("{v1_header}\n{}\n{}\n", cut(&row, 10), cut(&other, 10));
+    assert_eq!(parse_csv("old.csv", &v1).unwrap(), bare_back);
+    let e = parse_csv("x.csv", &format!("{CSV_HEADER}\n{}\n", cut(&row, 2)))
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("x.csv:2") && e.contains("16 fields, expected 18"),
+        e.contains("x.csv:2") && e.contains("24 fields, expected 26"),
         "{e}"
     );
+    // A fixed parameter that no sweep could have run, or a name that is none of the choices.
+    for (bad, what) in [
+        (row.csv_line().replace(",0.05,7", ",-1,7"), "share"),
+        (
+            row.csv_line().replace(",keep,", ",maybe,"),
+            "`maybe` is not one of random, first, keep",
+        ),
+        (row.csv_line().replace(",160,", ",4294967296,"), "too large"),
+    ] {
+        let e = parse_csv("x.csv", &format!("{CSV_HEADER}\n{bad}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("x.csv:2") && e.contains(what), "{e}");
+    }
     let e = parse_csv("x.csv", "a,b\n").unwrap_err().to_string();
     assert!(e.contains("not a sweep CSV"), "{e}");
     let e = parse_csv("x.csv", &format!("{CSV_HEADER}\nratio,sweep,1,2\n"))
