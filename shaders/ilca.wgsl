@@ -192,19 +192,21 @@ fn scale_row(k: u32, s: f32) {
 // Power-of-two rescale and flush of own cell k after its weight `idx` was scaled, as
 // cpu::rescale. Every other weight of the row is 0 or at least 2^-100 (initial weights are 0 or
 // 1, and every rescale leaves the row so), so unless the whole row is scaled only `idx` can
-// need flushing.
-fn rescale(k: u32, idx: u32, others_max: f32) {
-    let s = scale_for(select(others_max, w[idx], w[idx] > others_max));
+// need flushing. Returns the row's largest weight before the rescale (0: all weights are 0).
+fn rescale(k: u32, idx: u32, others_max: f32) -> f32 {
+    let m = select(others_max, w[idx], w[idx] > others_max);
+    let s = scale_for(m);
     if (s == 1.0) {
         w[idx] = flushed(w[idx]);
     } else {
         scale_row(k, s);
     }
+    return m;
 }
 
 // Rescale and flush of the whole row of own cell k, as cpu::rescale (after resource sharing,
-// which scales several weights of the row).
-fn rescale_row(k: u32) {
+// which scales several weights of the row). Returns the largest weight before the rescale.
+fn rescale_row(k: u32) -> f32 {
     let base = k * N;
     var m = 0.0;
     for (var d = 0u; d < N; d++) {
@@ -213,6 +215,7 @@ fn rescale_row(k: u32) {
         }
     }
     scale_row(k, scale_for(m));
+    return m;
 }
 
 // Is unit u of the instance whose states start at sbase resolved, as cpu::unit_resolved?
@@ -369,11 +372,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                             let ub = slot * 3u * N;
                             do_reset = unit_ok[ub + r] == 0u || unit_ok[ub + N + col] == 0u || unit_ok[ub + 2u * N + bx] == 0u;
                         }
-                        if (do_reset) {
-                            for (var d = 0u; d < N; d++) {
-                                w[k * N + d] = bitcast<f32>(puzzle_data[pbase + CELLS + c * N + d]);
-                            }
-                        } else {
+                        // Restored: by the reset, or after learning that left every weight 0
+                        // (cpu::State::learn); one loop for both keeps the loop-pass bound.
+                        var restore = do_reset;
+                        if (!do_reset) {
                             let ch = cur[k];
                             let deg = degrees[sbase + c];
                             var reward = deg == NP;
@@ -407,10 +409,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                                     w[wi] = flushed(w[wi] * sf);
                                 }
                                 w[idx] = flushed(w[idx] * f);
-                                rescale_row(k);
+                                restore = rescale_row(k) == 0.0;
                             } else {
                                 w[idx] = flushed(w[idx] * f);
-                                rescale(k, idx, others[k]);
+                                restore = rescale(k, idx, others[k]) == 0.0;
+                            }
+                        }
+                        if (restore) {
+                            for (var d = 0u; d < N; d++) {
+                                w[k * N + d] = bitcast<f32>(puzzle_data[pbase + CELLS + c * N + d]);
                             }
                         }
                     }

@@ -385,3 +385,45 @@ fn resource_sharing_agrees() {
     };
     agree(&twentyfive, 1, &params, &Default::default());
 }
+
+/// A cell whose learning leaves no weight above 0 (every product of a huge share flushed, or a
+/// penalty factor of 0 under floor 0 with lp > 1) gets its initial weights back on both
+/// engines alike; the runs checked here do empty cells.
+#[test]
+fn emptied_cells_restart_alike() {
+    let puzzles = nine_by_nine();
+    let emptying = [
+        IlcaParams {
+            steps: 150,
+            lr: 0.05,
+            lp: 20.0,
+            penalty_floor: 1e-6,
+            share: 1000.0,
+            ..Default::default()
+        },
+        IlcaParams {
+            steps: 150,
+            lp: 20.0,
+            penalty_floor: 0.0,
+            sr: 40,
+            ..Default::default()
+        },
+    ];
+    for params in &emptying {
+        let mut emptied = 0;
+        for (p, puzzle) in puzzles.iter().enumerate() {
+            gpu_sudoku::ilca::trace::record(puzzle, params, p, 0, |s| {
+                emptied += s.info.emptied;
+                Ok(())
+            })
+            .unwrap();
+        }
+        assert!(
+            emptied > 0,
+            "share {} floor {}: no cell emptied",
+            params.share,
+            params.penalty_floor
+        );
+    }
+    agree_on(&Batch::all(&puzzles, &emptying, 2), &small_submissions());
+}

@@ -599,4 +599,40 @@ fn resource_sharing_is_reported_and_changes_the_runs() {
     assert_eq!(off["params"]["share"], 0.0);
     let steps = |v: &Value| v["files"][0]["instances"].to_string();
     assert_ne!(steps(&v), steps(&off), "sharing changes some run");
+    // A share so large that a row's every product is flushed: the trace says which steps left
+    // cells with no weight (they start again from their initial weights), and its CSV never
+    // shows a cell whose probabilities are all 0.
+    let csv = tmp("emptied.csv");
+    let out = run(&[
+        "trace",
+        evil.as_str(),
+        "--preset",
+        "shared",
+        "--share",
+        "1000",
+        "--restart",
+        "0",
+        "--steps",
+        "300",
+        "--no-grids",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("left with no weight: initial weights back)"),
+        "{text}"
+    );
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let head: Vec<&str> = written.lines().next().unwrap().split(',').collect();
+    let p1 = head.iter().position(|&h| h == "p1").unwrap();
+    for line in written.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let mass: f64 = f[p1..p1 + 9]
+            .iter()
+            .map(|x| x.parse::<f64>().unwrap())
+            .sum();
+        assert!(mass > 0.5, "a cell with no weight: {line}");
+    }
 }

@@ -176,12 +176,20 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let end = trace::record(&puzzle, &params, a.index, a.run, |s| {
         let info = &s.info;
         tln!(
-            "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}",
+            "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}{}",
             s.step,
             info.changed,
             info.conflicted,
             info.rewarded,
             info.penalised,
+            if info.emptied > 0 {
+                format!(
+                    " ({} left with no weight: initial weights back)",
+                    info.emptied
+                )
+            } else {
+                String::new()
+            },
             if info.reset > 0 {
                 format!(", {} reset", info.reset)
             } else {

@@ -90,6 +90,8 @@ pub struct StepInfo {
     pub penalised: usize,
     /// Free cells whose weights the selective reset restored.
     pub reset: usize,
+    /// Free cells whose learning left no weight above 0, restored to their initial weights.
+    pub emptied: usize,
 }
 
 impl State {
@@ -139,7 +141,7 @@ impl State {
         if t + 1 >= params.steps {
             return info;
         }
-        (info.rewarded, info.penalised) = self.learn(prob, params);
+        (info.rewarded, info.penalised, info.emptied) = self.learn(prob, params);
         info.reset = self.reset(prob, params, t);
         info
     }
@@ -190,12 +192,12 @@ impl State {
 
     /// Stage `learn` (Algorithm 1): every free cell's chosen digit is rewarded or penalised by
     /// its factor, then its weights are rescaled. Under resource sharing a cell with a conflict
-    /// first scales its weight of each peer's digit by s, once per peer. Returns (rewarded,
-    /// penalised).
-    pub fn learn(&mut self, prob: &Problem, params: &IlcaParams) -> (usize, usize) {
+    /// first scales its weight of each peer's digit by s, once per peer. A cell left with no
+    /// weight above 0 gets its initial weights back. Returns (rewarded, penalised, emptied).
+    pub fn learn(&mut self, prob: &Problem, params: &IlcaParams) -> (usize, usize, usize) {
         let (n, np) = (prob.geom.n, prob.geom.n_peers);
         let share = params.share_factor();
-        let (mut rewarded, mut penalised) = (0, 0);
+        let (mut rewarded, mut penalised, mut emptied) = (0, 0, 0);
         for c in 0..prob.geom.cells {
             if prob.clue[c] != 0 {
                 continue;
@@ -222,9 +224,15 @@ impl State {
                 }
             }
             row[k] = flushed(row[k] * factor);
-            rescale(row);
+            if rescale(row) == 0.0 {
+                // Every weight vanished (a penalty factor of 0, or sharing products flushed):
+                // a probability vector needs some mass, so the cell starts again from its
+                // initial weights, as a reset would give it.
+                row.copy_from_slice(&prob.init[c * n..(c + 1) * n]);
+                emptied += 1;
+            }
         }
-        (rewarded, penalised)
+        (rewarded, penalised, emptied)
     }
 
     /// Stage `reset` (Algorithm 3, and the restart): after the learning of step `t`, the free
@@ -374,8 +382,9 @@ fn flushed(x: f32) -> f32 {
 }
 
 /// Power-of-two rescale (exact) keeping the largest weight in [2^-32, 2^32], then flush of
-/// weights below 2^-100 to 0 so no subnormal is ever stored.
-fn rescale(row: &mut [f32]) {
+/// weights below 2^-100 to 0 so no subnormal is ever stored. Returns the largest weight before
+/// the rescale (0: every weight is 0).
+fn rescale(row: &mut [f32]) -> f32 {
     let m = row.iter().fold(0f32, |a, &x| if x > a { x } else { a });
     if m > SCALE_HIGH {
         row.iter_mut().for_each(|x| *x *= SCALE_LOW);
@@ -383,6 +392,7 @@ fn rescale(row: &mut [f32]) {
         row.iter_mut().for_each(|x| *x *= SCALE_HIGH);
     }
     row.iter_mut().for_each(|x| *x = flushed(*x));
+    m
 }
 
 /// Does a unit's states form a resolved unit under `check`?
@@ -716,6 +726,28 @@ mod tests {
         // Digit 4 (three peers hold it): 2^-100·s is flushed at once; multiplied on it would
         // reach a subnormal (2^-130, which GPUs may flush) that the scale-up makes 2^-98.
         assert_eq!(st.w[3], 0.0);
+        // A row whose every weight is flushed starts again from its initial weights (before,
+        // it stayed all 0 until a reset and the argmax picked among every digit, even those
+        // the clues rule out).
+        let mut st = State::new(&prob);
+        st.w[0..4].copy_from_slice(&[0.0, small, 0.0, tiny]);
+        st.w[4..8].copy_from_slice(&[0.0, tiny, 0.0, 0.0]);
+        assert_eq!(st.step(&prob, &strong, 0, 0).emptied, 1);
+        assert_eq!(st.w[4..8], prob.init[4..8]);
+        assert_eq!(st.w[4..8], [0.0, 1.0, 1.0, 0.0]);
+        // So does one whose last weight a penalty factor of 0 removes (floor 0, lp > 1).
+        let zero = IlcaParams {
+            lp: 20.0,
+            penalty_floor: 0.0,
+            ..params.clone()
+        };
+        let prob = Problem::new(&p, &zero);
+        assert!(prob.penalty.contains(&0.0));
+        let mut st = states_2_2_2_3(&prob);
+        st.w[0..4].copy_from_slice(&[0.0, 1.0, 0.0, 0.0]);
+        let info = st.step(&prob, &zero, 0, 0);
+        assert!(info.emptied == 1 && !st.was_rewarded(&prob, &zero, 0));
+        assert_eq!(st.w[0..4], [0.0, 1.0, 1.0, 0.0]);
     }
 
     #[test]

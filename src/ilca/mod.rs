@@ -22,7 +22,10 @@
 //! Weights are unnormalised f32: the probability of digit k is w_k / Σw. The paper renormalises
 //! after every update; that leaves every ratio, hence every choice, unchanged, so we rescale only by
 //! powers of two (exact) to keep the largest weight within [2^-32, 2^32], and weights below 2^-100
-//! become 0, each product at once (before the rescale could revive a subnormal). The only
+//! become 0, each product at once (before the rescale could revive a subnormal). A cell whose
+//! learning leaves every weight 0 (a penalty factor of 0, possible with floor 0 and lp > 1, or
+//! every product of a large share flushed) has no probability vector left, so it gets its
+//! initial weights back at once (no preset can reach it). The only
 //! arithmetic on weights is correctly rounded f32 multiplies by factors made on the host (one per update, plus one per peer under resource
 //! sharing, each by the same s, so their order does not matter): there is no addition, division
 //! or reduction that a GPU could fuse or reorder, so the WGSL kernel (`shaders/ilca.wgsl`) and the
