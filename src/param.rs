@@ -28,6 +28,16 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
+/// `x` as a message shows it: plainly, or in exponent form when that would take more than a
+/// line's worth of digits (`1e30`, `1e-300`, not thirty zeros).
+pub fn show(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-5..1e16).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 /// `Err(ParamError)` unless `ok`.
 pub fn check(
     ok: bool,

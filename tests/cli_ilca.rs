@@ -624,6 +624,11 @@ fn resource_sharing_is_reported_and_changes_the_runs() {
         text.contains("left with no weight: initial weights back)"),
         "{text}"
     );
+    // The cells the pruning placed before step 1 are named, not left to appear from nowhere.
+    assert!(
+        text.contains("--prune logic placed 23 cells before step 1 (not in the paper)\n"),
+        "{text}"
+    );
     let written = std::fs::read_to_string(&csv).unwrap();
     let head: Vec<&str> = written.lines().next().unwrap().split(',').collect();
     let p1 = head.iter().position(|&h| h == "p1").unwrap();

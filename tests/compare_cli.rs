@@ -484,4 +484,33 @@ fn share_reaches_every_ilca_entry() {
         !o.status.success() && e.contains("--share: ") && e.contains("is too small to act"),
         "{e}"
     );
+    // ILCA options with no entry to take them are refused, not dropped.
+    for (algos, flags, says) in [
+        (
+            "mrv,backtrack",
+            vec!["--share", "0.05"],
+            "--share applies to the ILCA entries only",
+        ),
+        (
+            "rfss",
+            vec!["--prune", "logic"],
+            "--prune applies to the ILCA entries only",
+        ),
+        (
+            "ilca-shared,mrv",
+            vec!["--preset", "pruned"],
+            "--preset sets the `ilca` entry",
+        ),
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+            .args(["compare", "puzzles/classic.txt", "--algos", algos])
+            .args(&flags)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.code() == Some(1) && e.contains(says),
+            "{algos} {flags:?}: {e}"
+        );
+    }
 }

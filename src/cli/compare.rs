@@ -597,6 +597,25 @@ pub fn run(a: Args) -> Result<ExitCode> {
              option out"
         );
     }
+    // ILCA options with no ILCA entry to take them would be dropped without a word.
+    let has_ilca = algos.iter().any(|x| matches!(x, Algo::Ilca(..)));
+    for (flag, given) in [
+        ("--share", a.share.is_some()),
+        ("--prune", a.prune.is_some()),
+    ] {
+        if given && !has_ilca {
+            bail!(
+                "{flag} applies to the ILCA entries only (ilca, ilca-PRESET), and --algos has \
+                 none: add one or leave the option out"
+            );
+        }
+    }
+    if a.preset.is_some() && !algos.iter().any(|x| x.name() == "ilca") {
+        bail!(
+            "--preset sets the `ilca` entry, and --algos has none (a preset of its own runs as \
+             the entry ilca-PRESET): add `ilca` to --algos or leave the option out"
+        );
+    }
     for algo in &mut algos {
         match algo {
             Algo::Ilca(name, p) => {

@@ -34,21 +34,25 @@ pub struct Args {
     pub device: DeviceArgs,
     #[command(flatten)]
     pub input: InputArgs,
-    /// lp/lr: a value or a range A:B:STEP. lp stays fixed (--lp, default 1) and lr = lp/ratio;
-    /// with --lr given instead, lr stays fixed and lp = lr·ratio.
+    /// lp/lr: a value or a range A:B:STEP. lp stays fixed (--lp, or the preset's) and
+    /// lr = lp/ratio; with --lr given instead, lr stays fixed and lp = lr·ratio.
     #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Ratio, t))]
     pub ratio: Option<Values>,
-    /// Reward learning rate lr: a value (default 1) or a range A:B:STEP.
+    /// Reward learning rate lr: a value or a range A:B:STEP [default: the preset's; Algorithm
+    /// 1: 1].
     #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Lr, t))]
     pub lr: Option<Values>,
-    /// Penalty learning rate lp: a value (default 1) or a range A:B:STEP.
+    /// Penalty learning rate lp: a value or a range A:B:STEP [default: the preset's; Algorithm
+    /// 1: 1].
     #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Lp, t))]
     pub lp: Option<Values>,
-    /// Selective reset period sr in steps (0 = off): a value (default 0) or a range A:B:STEP.
+    /// Selective reset period sr in steps (0 = off): a value or a range A:B:STEP [default: the
+    /// preset's; Algorithm 1: 0].
     #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Sr, t))]
     pub sr: Option<Values>,
-    /// Maximum time-steps: a value (default 250) or a range A:B:STEP. A range costs one run
-    /// at its largest limit: a run's dynamics do not depend on the limit.
+    /// Maximum time-steps: a value or a range A:B:STEP [default: the preset's; Algorithm 1:
+    /// 250]. A range costs one run at its largest limit: a run's dynamics do not depend on the
+    /// limit.
     #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Steps, t))]
     pub steps: Option<Values>,
     /// Also run a reference setting, drawn dotted in the figures: KEY=VALUE pairs over lr, lp,

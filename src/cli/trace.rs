@@ -165,6 +165,23 @@ pub fn run(a: Args) -> Result<ExitCode> {
         tln!("puzzle ({} clues):", puzzle.clue_count());
         tout!("{}", render(puzzle.cells(), &vec![false; cells], b));
     }
+    if params.prune != gpu_sudoku::ilca::Prune::Off {
+        // The engine starts from the pruned puzzle: say what the pruning placed, so that the
+        // cells it fixed do not seem to come from nowhere at step 1.
+        let pruned = params.prune.on()(&puzzle);
+        let placed: Vec<bool> = (0..cells)
+            .map(|c| puzzle.cells()[c] == 0 && pruned.cells()[c] != 0)
+            .collect();
+        tln!(
+            "--prune {} placed {} cells before step 1 (not in the paper){}",
+            params.prune,
+            placed.iter().filter(|&&p| p).count(),
+            if a.no_grids { "" } else { ", marked:" }
+        );
+        if !a.no_grids {
+            tout!("{}", render(pruned.cells(), &placed, b));
+        }
+    }
     let mut csv = a.csv.as_ref().map(|_| {
         let mut h = String::from("step,cell,row,col,fixed,state,changed,degree,feedback,reset");
         for k in 1..=n {

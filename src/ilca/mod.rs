@@ -192,7 +192,7 @@ impl IlcaParams {
             || {
                 format!(
                     "must be a number in (0, 1000] (reward factor r = 1 + d/|N|·lr > 1), got {}",
-                    self.lr
+                    crate::param::show(self.lr)
                 )
             },
         )?;
@@ -202,14 +202,19 @@ impl IlcaParams {
             || {
                 format!(
                     "must be a number in (0, 1000] (penalty factor p = 1 − (1 − d/|N|)·lp < 1), got {}",
-                    self.lp
+                    crate::param::show(self.lp)
                 )
             },
         )?;
         check(
             self.penalty_floor.is_finite() && (0.0..1.0).contains(&self.penalty_floor),
             "penalty_floor",
-            || format!("must be in [0, 1), got {}", self.penalty_floor),
+            || {
+                format!(
+                    "must be in [0, 1), got {}",
+                    crate::param::show(self.penalty_floor)
+                )
+            },
         )?;
         check(self.sr <= self.steps, "sr", || {
             format!(
@@ -229,7 +234,7 @@ impl IlcaParams {
             || {
                 format!(
                     "must be a number in [0, 1000] (0 turns resource sharing off), got {}",
-                    self.share
+                    crate::param::show(self.share)
                 )
             },
         )?;
@@ -239,8 +244,8 @@ impl IlcaParams {
             || {
                 format!(
                     "{} is too small to act: its factor 1/(1 + share) rounds to 1 in f32; give \
-                     at least 1e-7, or 0 for off",
-                    self.share
+                     at least 3e-8, or 0 for off",
+                    crate::param::show(self.share)
                 )
             },
         )
@@ -431,8 +436,15 @@ mod tests {
         assert!(bad(|p| p.share = f64::INFINITY).starts_with("share: "));
         assert!(bad(|p| p.share = 1000.5).starts_with("share: "));
         assert!(bad(|p| p.share = 1e-8).contains("too small to act"));
+        // Numbers far from 1 are shown in exponent form, not as thirty digits.
+        assert!(bad(|p| p.share = 1e30).ends_with("got 1e30"));
+        assert!(bad(|p| p.lr = 1e30).ends_with("got 1e30"));
+        assert!(bad(|p| p.share = 1e-300).starts_with("share: 1e-300 is too small"));
+        assert!(bad(|p| p.share = 1001.0).ends_with("got 1001"));
+        // The smallest share that acts is the one the message names.
+        assert!(bad(|p| p.share = 2.9e-8).contains("give at least 3e-8"));
         let acts = IlcaParams {
-            share: 1e-7,
+            share: 3e-8,
             ..Default::default()
         };
         assert!(acts.validate().is_ok() && acts.share_factor() < Some(1.0));

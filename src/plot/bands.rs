@@ -199,14 +199,7 @@ impl BandMaps {
         DB::ErrorType: 'static,
     {
         let area = root.titled(&self.title, ("sans-serif", 26))?;
-        Ok(if self.subtitle.is_empty() {
-            area
-        } else {
-            area.titled(
-                &self.subtitle,
-                ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)),
-            )?
-        })
+        super::subtitled(area, &self.subtitle)
     }
 
     /// One panel as a grid of coloured cells (`colour` of a rate in percent), the best cell

@@ -363,14 +363,7 @@ impl LinePlot {
         let (w, _) = area.dim_in_pixel();
         let (chart_area, legend_area) = area.split_horizontally(w.saturating_sub(legend_w));
         let chart_area = chart_area.titled(&self.title, ("sans-serif", 24))?;
-        let chart_area = if self.subtitle.is_empty() {
-            chart_area
-        } else {
-            chart_area.titled(
-                &self.subtitle,
-                ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)),
-            )?
-        };
+        let chart_area = super::subtitled(chart_area, &self.subtitle)?;
         if !entries.is_empty() {
             let top = legend_area.margin(40, 0, 0, 0);
             draw_legend(&top, self.legend_title.as_deref(), &entries)?;
@@ -509,14 +502,7 @@ impl Figure for LinePanels {
     {
         ensure!(!self.panels.is_empty(), "no panels to draw");
         let area = root.titled(&self.title, ("sans-serif", 26))?;
-        let area = if self.subtitle.is_empty() {
-            area
-        } else {
-            area.titled(
-                &self.subtitle,
-                ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80)),
-            )?
-        };
+        let area = super::subtitled(area, &self.subtitle)?;
         let (_, h) = area.dim_in_pixel();
         let total: u32 = self.panels.iter().map(|p| p.size.1).sum();
         let mut cuts = Vec::new();

@@ -347,6 +347,41 @@ where
     Ok(())
 }
 
+/// `area` with a subtitle over it (grey, 15 px), broken after its commas into as many lines
+/// as its width needs, so that a long list of settings is never cut off at the edges; returns
+/// the area below. Nothing for an empty text.
+pub fn subtitled<DB: DrawingBackend>(
+    area: DrawingArea<DB, Shift>,
+    text: &str,
+) -> Result<DrawingArea<DB, Shift>>
+where
+    DB::ErrorType: 'static,
+{
+    if text.is_empty() {
+        return Ok(area);
+    }
+    let font = ("sans-serif", 15).into_font().color(&RGBColor(80, 80, 80));
+    let room = area.dim_in_pixel().0.saturating_sub(24);
+    // Where the backend cannot measure text, about 8 px per character.
+    let width = |t: &str| {
+        area.estimate_text_size(t, &font)
+            .map(|(w, _)| w)
+            .unwrap_or(8 * t.chars().count() as u32)
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for part in text.split_inclusive(", ") {
+        match lines.last_mut() {
+            Some(line) if width(format!("{line}{part}").trim_end()) <= room => line.push_str(part),
+            _ => lines.push(part.to_string()),
+        }
+    }
+    let mut area = area;
+    for line in &lines {
+        area = area.titled(line.trim_end(), font.clone())?;
+    }
+    Ok(area)
+}
+
 /// A colour of the viridis ramp at `t` in [0, 1] (dark purple to yellow), for continuous
 /// values (heat maps, ordered settings).
 pub fn ramp(t: f64) -> Rgb {
@@ -363,6 +398,28 @@ pub fn shade(c: Rgb, k: f64) -> Rgb {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A subtitle wider than its figure is broken after its commas into lines that fit; a
+    /// short one stays one line.
+    #[test]
+    fn long_subtitles_wrap() {
+        let top_below = |width: u32, text: &str| {
+            let mut buf = vec![0u8; (width * 300 * 3) as usize];
+            let root = BitMapBackend::with_buffer(&mut buf, (width, 300)).into_drawing_area();
+            let area = subtitled(root, text).unwrap();
+            area.get_pixel_range().1.start
+        };
+        let long = "lr = 0.05, lp = 20, lp/lr = 400, max steps = 5000, restart = 160, \
+                    penalty floor = 1e-6, prune logic, share = 0.05, 400 puzzles × 10 runs";
+        let one = top_below(2000, long);
+        assert_eq!(top_below(2000, "lr = 1"), one);
+        assert_eq!(top_below(300, ""), 0);
+        let narrow = top_below(300, long);
+        assert!(
+            narrow >= 3 * one,
+            "{narrow} px against {one} px for one line"
+        );
+    }
 
     #[test]
     fn tiers_keep_their_colours() {

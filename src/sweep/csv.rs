@@ -71,6 +71,8 @@ impl Row {
 /// fixed-parameter columns (older sweeps wrote none); the intervals are not read back but
 /// computed again from `solved` and `instances`.
 pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
+    // A spreadsheet may save a byte-order mark before the header.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text
         .lines()
         .enumerate()
@@ -177,12 +179,24 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             "d" => Group::D,
             x => bail!("{name}:{ln}: group `{x}` is not file, all or d"),
         };
-        for s in f[0].split('+') {
+        let swept: Vec<&str> = f[0].split('+').collect();
+        for (i, s) in swept.iter().enumerate() {
             ensure!(
                 Param::from_name(s).is_some(),
                 "{name}:{ln}: swept parameter `{s}` is not one of ratio, lr, lp, sr, steps"
             );
+            ensure!(
+                !swept[..i].contains(s),
+                "{name}:{ln}: swept parameter `{s}` is named twice in `{}`",
+                f[0]
+            );
         }
+        ensure!(
+            swept.len() <= 2,
+            "{name}:{ln}: `{}` names {} swept parameters; a sweep varies one or two",
+            f[0],
+            swept.len()
+        );
         let row = Row {
             swept: f[0].to_string(),
             role,
@@ -225,6 +239,27 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             row.solved,
             row.instances
         );
+        // One sweep holds these fixed: rows that differ come from different sweeps, and one
+        // figure of them would name one setting for all.
+        if let Some(first) = rows.first().map(|r: &Row| r.fixed) {
+            if row.fixed != first {
+                let say = |f: Option<Fixed>| match f {
+                    Some(f) => f
+                        .csv_fields()
+                        .iter()
+                        .map(|(k, v)| format!("{k} {v}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    None => "none".into(),
+                };
+                bail!(
+                    "{name}:{ln}: the fixed parameters ({}) differ from the first row's ({}): \
+                     rows of different sweeps? plot each sweep's CSV on its own",
+                    say(row.fixed),
+                    say(first)
+                );
+            }
+        }
         rows.push(row);
     }
     Ok(rows)

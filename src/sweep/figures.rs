@@ -60,7 +60,16 @@ pub fn describe_fixed(rows: &[Row], swept: &[Param]) -> String {
             parts.push(format!("{} = {}", p.symbol(), fmt_num(vals[0])));
         }
     }
-    // The fixed parameters that differ from the defaults (the paper's, or "off").
+    // The fixed parameters that differ from the defaults (the paper's, or "off"), each
+    // written so that it reads back as itself (never as the default it is close to).
+    let exact = |x: f64| {
+        let short = fmt_num(x);
+        if short.parse::<f64>() == Ok(x) {
+            short
+        } else {
+            x.to_string()
+        }
+    };
     if let Some(fx) = sweep.first().and_then(|r| r.fixed) {
         let d = super::Fixed::of(&crate::ilca::IlcaParams::default());
         let mut add = |differs: bool, text: String| {
@@ -71,7 +80,7 @@ pub fn describe_fixed(rows: &[Row], swept: &[Param]) -> String {
         add(fx.restart != d.restart, format!("restart = {}", fx.restart));
         add(
             fx.penalty_floor != d.penalty_floor,
-            format!("penalty floor = {}", fmt_num(fx.penalty_floor)),
+            format!("penalty floor = {}", exact(fx.penalty_floor)),
         );
         add(fx.compare != d.compare, format!("compare {}", fx.compare));
         add(fx.tie != d.tie, format!("tie {}", fx.tie));

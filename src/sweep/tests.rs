@@ -305,16 +305,81 @@ fn csv_rows_read_back_exactly() {
             "`maybe` is not one of random, first, keep",
         ),
         (row.csv_line().replace(",160,", ",4294967296,"), "too large"),
+        (
+            row.csv_line().replacen("ratio+sr", "sr+sr", 1),
+            "`sr` is named twice",
+        ),
+        (
+            row.csv_line().replacen("ratio+sr", "lr+lp+sr", 1),
+            "names 3 swept parameters; a sweep varies one or two",
+        ),
+        // A second row of another sweep: the fixed parameters differ from the first row's.
+        (
+            format!(
+                "{}\n{}",
+                row.csv_line(),
+                row.csv_line().replace(",0.05,7", ",0.1,7")
+            ),
+            "x.csv:3: the fixed parameters (restart 160, penalty_floor 0.000001, compare free, \
+             tie keep, reset_check sum, prune logic, share 0.1, seed 7) differ from the first \
+             row's (restart 160, penalty_floor 0.000001, compare free, tie keep, reset_check \
+             sum, prune logic, share 0.05, seed 7)",
+        ),
     ] {
         let e = parse_csv("x.csv", &format!("{CSV_HEADER}\n{bad}\n"))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("x.csv:2") && e.contains(what), "{e}");
+        assert!(e.contains("x.csv:") && e.contains(what), "{e}");
     }
+    // A byte-order mark before the header (a spreadsheet's save) is skipped.
+    assert_eq!(
+        parse_csv("x.csv", &format!("\u{feff}{text}")).unwrap(),
+        vec![bare.clone()]
+    );
     let e = parse_csv("x.csv", "a,b\n").unwrap_err().to_string();
     assert!(e.contains("not a sweep CSV"), "{e}");
     let e = parse_csv("x.csv", &format!("{CSV_HEADER}\nratio,sweep,1,2\n"))
         .unwrap_err()
         .to_string();
     assert!(e.contains("x.csv:2") && e.contains("4 fields"), "{e}");
+}
+
+/// The subtitle names the fixed parameters that differ from the defaults, each written so that
+/// it reads back as itself: 0.0010001 is not shown as the default floor 0.001.
+#[test]
+fn subtitles_name_fixed_parameters_exactly() {
+    let mut fixed = Fixed::of(&IlcaParams::default());
+    let row = |fixed: Fixed| Row {
+        swept: "sr".into(),
+        role: Role::Sweep,
+        point: Point {
+            lr: 1.0,
+            lp: 1.0,
+            ratio: 1.0,
+            sr: 10,
+            steps: 250,
+        },
+        group: Group::File,
+        label: "hard".into(),
+        d_lo: None,
+        d_hi: None,
+        puzzles: 3,
+        instances: 6,
+        solved: 1,
+        mean_steps_solved: Some(9.0),
+        fixed: Some(fixed),
+    };
+    let plain = figures::describe_fixed(&[row(fixed)], &[Param::Sr]);
+    assert_eq!(
+        plain,
+        "lr = 1, lp = 1, lp/lr = 1, max steps = 250, 3 puzzles × 2 runs"
+    );
+    fixed.penalty_floor = 0.0010001;
+    fixed.share = 0.05;
+    fixed.prune = crate::ilca::Prune::Singles;
+    let s = figures::describe_fixed(&[row(fixed)], &[Param::Sr]);
+    assert!(
+        s.contains("penalty floor = 0.0010001, prune singles, share = 0.05, 3 puzzles"),
+        "{s}"
+    );
 }
