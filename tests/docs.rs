@@ -98,7 +98,7 @@ const SHORTEN: &[Shorten] = &[
     ("docs/REPRODUCTION.md", "--reading all ", "--reading free,keep ", "one reading of the ten"),
     ("docs/REPRODUCTION.md", "--preset improved ", "--preset improved --runs 1 --steps 500 ", FEWER),
     ("docs/REPRODUCTION.md", "--preset improved10k ", "--preset improved10k --runs 1 --steps 500 ", FEWER),
-    ("docs/REPRODUCTION.md", "puzzles/unique/*.txt --preset hard-penalty ",
+    ("docs/REPRODUCTION.md", "puzzles/unique/{easy,medium,hard,evil}.txt --preset hard-penalty ",
         "puzzles/unique/evil.txt --preset hard-penalty --runs 1 --steps 500 ", FEWER),
     ("docs/SCALE.md", "--runs 100 --preset improved ", "--runs 1 --preset improved --steps 500 ", FEWER),
     ("docs/SCALE.md", "puzzles/unique/*.txt --preset hard-penalty ",

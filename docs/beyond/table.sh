@@ -26,8 +26,15 @@ def wilson($s; $n): 1.959964 as $z | ($s / $n) as $p | ($z * $z / $n) as $z2 |
   ($z * (($p * (1 - $p) / $n + $z2 / $n / 4) | sqrt) / (1 + $z2)) as $h |
   [100 * ([0, $c - $h] | max), 100 * ([1, $c + $h] | min)];
 '
-# Every report of DIR, plain or gzipped, one after the other.
-reports() { for f in "$DIR"/*.json "$DIR"/*.json.gz; do [ -e "$f" ] && gzip -dcf "$f"; done; }
+# Every report of DIR, plain or gzipped, one after the other; a NAME.json.gz beside a NAME.json
+# (a fresh run.sh into a folder of shipped reports) is left out, so no report counts twice.
+reports() {
+  for f in "$DIR"/*.json "$DIR"/*.json.gz; do
+    [ -e "$f" ] || continue
+    case $f in *.gz) [ -e "${f%.gz}" ] && continue ;; esac
+    gzip -dcf "$f"
+  done
+}
 case $WHAT in
   full)
     echo "| file | algorithm | budget per attempt | attempts | solved % (95% interval) | TTS99 | TTS99 s | mean / median ms per attempt |"
