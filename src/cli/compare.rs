@@ -20,7 +20,7 @@ use gpu_sudoku::ilca::presets::{self, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance, Prune};
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::batch::{csv_field, provenance_here, InputInfo, SCHEMA};
-use gpu_sudoku::report::stats::{tts99, wilson95, Tts};
+use gpu_sudoku::report::stats::{median_tts99, tts99, wilson95, Tts};
 use gpu_sudoku::rfss::{self, Enhancement, RfssParams};
 use gpu_sudoku::shard::{self, Shard};
 use rayon::prelude::*;
@@ -114,6 +114,10 @@ pub struct Row {
     pub tts99: Option<Tts>,
     /// TTS99 in seconds: TTS99 iterations at the mean time per iteration of the attempts.
     pub tts99_s: Option<f64>,
+    /// The median over the file's puzzles of each puzzle's own TTS99, in iterations (a puzzle
+    /// no attempt solved counts as infinite; docs: report::stats), and in seconds as `tts99_s`.
+    pub tts99_puzzle_median: Option<f64>,
+    pub tts99_puzzle_median_s: Option<f64>,
     pub median_ms: f64,
     pub mean_ms: f64,
     pub median_iterations: f64,
@@ -524,6 +528,16 @@ pub fn row(file: &str, algo: &str, unit: &str, runs: usize, attempts: &[AttemptO
         .map(|x| x.iterations.min(u32::MAX as u64) as u32)
         .collect();
     let tts = tts99(&solved_at, r.len()).filter(|_| !repeats);
+    // Attempts come puzzle by puzzle (the order the rows are made in).
+    let per_puzzle = median_tts99(r.chunk_by(|x, y| x.puzzle == y.puzzle).map(|p| {
+        let at: Vec<u32> = p
+            .iter()
+            .filter(|x| x.solved)
+            .map(|x| x.iterations.min(u32::MAX as u64) as u32)
+            .collect();
+        tts99(&at, p.len())
+    }))
+    .filter(|_| !repeats);
     let iterations: f64 = it.iter().sum();
     let seconds: f64 = ms.iter().sum::<f64>() / 1e3;
     let mut puzzles: Vec<usize> = r.iter().map(|x| x.puzzle).collect();
@@ -543,6 +557,10 @@ pub fn row(file: &str, algo: &str, unit: &str, runs: usize, attempts: &[AttemptO
         tts99_s: tts
             .filter(|_| iterations > 0.0)
             .map(|t| t.steps * seconds / iterations),
+        tts99_puzzle_median: per_puzzle,
+        tts99_puzzle_median_s: per_puzzle
+            .filter(|_| iterations > 0.0)
+            .map(|t| t * seconds / iterations),
         mean_ms: ms.iter().sum::<f64>() / n,
         median_ms: median(&mut ms),
         mean_iterations: iterations / n,
@@ -982,13 +1000,14 @@ fn run_attempts(
 
 pub fn table(rows: &[Row]) -> String {
     let mut t = format!(
-        "{:<24} {:<22} {:>8} {:>8} {:>13} {:>11} {:>11} {:>11} {:>11} {:<11}\n",
+        "{:<24} {:<22} {:>8} {:>8} {:>13} {:>11} {:>13} {:>11} {:>11} {:>11} {:<11}\n",
         "file",
         "algorithm",
         "attempts",
         "solved%",
         "95% interval",
         "TTS99 iter",
+        "TTS99/puzzle",
         "median ms",
         "mean ms",
         "median iter",
@@ -996,7 +1015,7 @@ pub fn table(rows: &[Row]) -> String {
     );
     for r in rows {
         t += &format!(
-            "{:<24} {:<22} {:>8} {:>8.1} {:>13} {:>11} {:>11.3} {:>11.3} {:>11} {:<11}\n",
+            "{:<24} {:<22} {:>8} {:>8.1} {:>13} {:>11} {:>13} {:>11.3} {:>11.3} {:>11} {:<11}\n",
             r.file,
             r.algo,
             r.attempts,
@@ -1004,6 +1023,8 @@ pub fn table(rows: &[Row]) -> String {
             r.solved_pct_95
                 .map_or("-".into(), |[lo, hi]| format!("{lo:.1}–{hi:.1}%")),
             r.tts99.map_or("-".into(), |t| format!("{:.0}", t.steps)),
+            r.tts99_puzzle_median
+                .map_or("-".into(), |t| format!("{t:.0}")),
             r.median_ms,
             r.mean_ms,
             r.median_iterations,
@@ -1049,10 +1070,23 @@ mod tests {
         let (l, h) = wilson95(3, 6).unwrap();
         assert_eq!((lo, hi), (100.0 * l, 100.0 * h));
         assert!((random.tts99.unwrap().steps - 66.44).abs() < 0.01);
+        // Per puzzle: 10 (all three at 10) and infinite, so no median of two; with a third
+        // puzzle solved in one of its three runs at 20 (20·ln 0.01/ln(2/3) = 227.1), the median
+        // is that puzzle's.
+        assert_eq!(random.tts99_puzzle_median, None);
+        let mut three = o.to_vec();
+        three.extend([(2, true, 20), (2, false, 50), (2, false, 50)]);
+        let r3 = row("f", "sa", "steps", 3, &outcomes(&three));
+        let want = 20.0 * 0.01f64.ln() / (2.0f64 / 3.0).ln();
+        assert!((r3.tts99_puzzle_median.unwrap() - want).abs() < 1e-9);
+        let per_iteration = 0.009 / r3.mean_iterations / 9.0;
+        assert!((r3.tts99_puzzle_median_s.unwrap() - want * per_iteration).abs() < 1e-12);
+        assert!(table(&[r3]).contains(" 227 "));
         // mrv: 1 of 2 puzzles, no TTS99.
         let (l, h) = wilson95(1, 2).unwrap();
         assert_eq!(search.solved_pct_95.unwrap(), [100.0 * l, 100.0 * h]);
         assert!(search.tts99.is_none() && search.tts99_s.is_none());
+        assert!(search.tts99_puzzle_median.is_none());
         // A time budget stopped the search's runs at different points: a puzzle whose runs
         // disagree counts each (puzzle 0: 1 of 2), one whose runs agree counts once (puzzle 1:
         // unsolved twice, with other node counts); still no TTS99.

@@ -2,7 +2,7 @@
 //! and the time-to-solution), the JSON document that makes a run reproducible, and the
 //! per-instance CSV with the parameters on every row.
 
-use super::stats::{tts99_of_counts, wilson95, Tts};
+use super::stats::{median_tts99, tts99_of_counts, wilson95, Tts};
 use super::InstanceResult;
 use crate::shard::Shard;
 use serde::Serialize;
@@ -128,6 +128,16 @@ impl Tally {
         all
     }
 
+    /// The median over puzzles of each puzzle's TTS99 in steps (infinite for a puzzle no run
+    /// solved); `None` for no puzzles or an infinite median.
+    pub fn tts99_puzzle_median(&self) -> Option<f64> {
+        median_tts99(
+            self.puzzles
+                .values()
+                .map(|p| tts99_of_counts(&p.solved, p.runs)),
+        )
+    }
+
     /// Puzzles with at least one solved instance.
     fn puzzles_solved(&self) -> usize {
         self.puzzles
@@ -193,6 +203,11 @@ pub struct Summary {
     /// Time to solution at 99% confidence in steps (docs: `report::stats`), over the pooled
     /// runs; `None` when nothing was solved.
     pub tts99: Option<Tts>,
+    /// The median over the puzzles of each puzzle's own TTS99 in steps (from its runs alone; a
+    /// puzzle that no run solved counts as infinite), the per-instance figure the literature
+    /// compares solvers by; `None` when half of the puzzles or more were never solved. Unlike
+    /// the pooled [`Summary::tts99`], easy puzzles cannot hide the hard ones.
+    pub tts99_puzzle_median: Option<f64>,
     /// Wall time and throughput: not reproducible, kept apart so that a run's JSON minus its
     /// `timing` and `provenance` objects is the same whatever the thread count or machine.
     pub timing: Timing,
@@ -204,6 +219,8 @@ pub struct Timing {
     pub instance_steps_per_s: f64,
     /// TTS99 in seconds at this throughput (`tts99.steps / instance_steps_per_s`).
     pub tts99_s: Option<f64>,
+    /// [`Summary::tts99_puzzle_median`] in seconds at this throughput.
+    pub tts99_puzzle_median_s: Option<f64>,
 }
 
 impl Summary {
@@ -250,6 +267,7 @@ impl Summary {
             0.0
         };
         let tts = tts99_of_counts(&steps, instances);
+        let per_puzzle = tally.tts99_puzzle_median();
         Summary {
             puzzles,
             instances,
@@ -265,15 +283,18 @@ impl Summary {
             instance_steps: tally.instance_steps,
             solved_pct_95: wilson95(solved, instances).map(|(lo, hi)| [100.0 * lo, 100.0 * hi]),
             tts99: tts,
+            tts99_puzzle_median: per_puzzle,
             timing: Timing {
                 wall_s,
                 instance_steps_per_s: rate,
                 tts99_s: tts.filter(|_| rate > 0.0).map(|t| t.steps / rate),
+                tts99_puzzle_median_s: per_puzzle.filter(|_| rate > 0.0).map(|t| t / rate),
             },
         }
     }
 
-    /// Summary over all files: instances pooled, wall times added; no TTS99 over several files.
+    /// Summary over all files: instances pooled, wall times added; no pooled TTS99 over several
+    /// files (the median of the puzzles' own TTS99 is over every file's puzzles).
     pub fn overall(files: &[FileResults]) -> Summary {
         let puzzles = files.iter().map(FileResults::puzzles_run).sum();
         // Puzzle indices repeat across files: pool each file's puzzles under its own numbers.
@@ -290,8 +311,17 @@ impl Summary {
         let s = Summary::of_tally(puzzles, &pooled, wall);
         // TTS99 restarts one problem; pooled over several files (tiers), a tier that is never
         // solved would hide behind the others (an overall 69 steps beside evil at 0%).
-        if files.len() > 1 || files.iter().any(|f| f.ignores_seed) {
+        if files.iter().any(|f| f.ignores_seed) {
             s.without_tts()
+        } else if files.len() > 1 {
+            Summary {
+                tts99: None,
+                timing: Timing {
+                    tts99_s: None,
+                    ..s.timing
+                },
+                ..s
+            }
         } else {
             s
         }
@@ -302,6 +332,8 @@ impl Summary {
     pub fn without_tts(mut self) -> Summary {
         self.tts99 = None;
         self.timing.tts99_s = None;
+        self.tts99_puzzle_median = None;
+        self.timing.tts99_puzzle_median_s = None;
         self
     }
 }
@@ -413,7 +445,7 @@ impl Table {
     pub fn header(&self) -> String {
         let (w, u) = (self.width, &self.unit);
         format!(
-            "{:<w$}  {:>7}  {:>9}  {:>7}  {:>8}  {:>13}{}  {:>10}  {:>12}  {:>12}  {:>9}  {:>12}\n",
+            "{:<w$}  {:>7}  {:>9}  {:>7}  {:>8}  {:>13}{}  {:>10}  {:>12}  {:>12}  {:>13}  {:>9}  {:>12}\n",
             "file",
             "puzzles",
             "instances",
@@ -424,6 +456,7 @@ impl Table {
             format!("mean {u}"),
             format!("median {u}"),
             format!("TTS99 {u}"),
+            "TTS99/puzzle",
             "wall s",
             format!("inst-{u}/s")
         )
@@ -441,7 +474,7 @@ impl Table {
             String::new()
         };
         format!(
-            "{:<w$}  {:>7}  {:>9}  {:>7}  {:>7.1}%  {:>13}{}  {:>10}  {:>12}  {:>12}  {:>9.3}  {:>12}\n",
+            "{:<w$}  {:>7}  {:>9}  {:>7}  {:>7.1}%  {:>13}{}  {:>10}  {:>12}  {:>12}  {:>13}  {:>9.3}  {:>12}\n",
             label,
             s.puzzles,
             s.instances,
@@ -452,6 +485,8 @@ impl Table {
             fmt_opt(s.mean_steps),
             fmt_opt(s.median_steps),
             s.tts99.map_or("-".into(), |t| format!("{:.0}", t.steps)),
+            s.tts99_puzzle_median
+                .map_or("-".into(), |t| format!("{t:.0}")),
             s.timing.wall_s,
             fmt_rate(s.timing.instance_steps_per_s)
         )
@@ -932,6 +967,45 @@ mod tests {
             Summary::overall(std::slice::from_ref(&f)).tts99,
             f.summary().tts99
         );
+    }
+
+    /// TTS99 per puzzle, then the median over puzzles: a puzzle that no run solved counts as
+    /// infinite, and easy puzzles do not hide it as they do in the pooled TTS99.
+    #[test]
+    fn tts99_per_puzzle_median_by_hand() {
+        let runs = |p: usize, steps: &[Option<u32>]| -> Vec<InstanceResult> {
+            steps
+                .iter()
+                .enumerate()
+                .map(|(r, s)| inst(p, r, s.is_some(), s.unwrap_or(100)))
+                .collect()
+        };
+        // Puzzle 0: both runs at step 1 (TTS99 1); puzzle 1: one of two at step 5 (TTS99
+        // 5·ln 0.01/ln 0.5 = 33.2); puzzle 2: never solved.
+        let mut results = runs(0, &[Some(1), Some(1)]);
+        results.extend(runs(1, &[Some(5), None]));
+        results.extend(runs(2, &[None, None]));
+        let f = file("a", results.clone(), 1000);
+        let s = f.summary();
+        let want = 5.0 * 0.01f64.ln() / 0.5f64.ln();
+        assert!(
+            (s.tts99_puzzle_median.unwrap() - want).abs() < 1e-9,
+            "{s:?}"
+        );
+        // Pooled, the step-1 runs of puzzle 0 set the figure: p(1) = 1/3, 1·ln 0.01/ln(2/3).
+        assert!(s.tts99.unwrap().steps < 12.0);
+        let rate = s.timing.instance_steps_per_s;
+        assert_eq!(s.timing.tts99_puzzle_median_s, Some(want / rate));
+        // A fourth puzzle never solved: half of them unsolved, no median.
+        results.extend(runs(3, &[None, None]));
+        assert_eq!(file("b", results, 1000).summary().tts99_puzzle_median, None);
+        // Over several files, the median over all their puzzles (no pooled TTS99).
+        let g = file("c", runs(0, &[Some(2)]), 1000);
+        let all = Summary::overall(&[f.clone(), g]);
+        assert_eq!(all.tts99, None);
+        assert_eq!(all.tts99_puzzle_median, Some((2.0 + want) / 2.0));
+        let t = table(&[f], "steps");
+        assert!(t.contains("TTS99/puzzle") && t.contains(" 33 "), "{t}");
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! p(t) is constant and TTS99(t) grows with t, so the minimum is at a solved step count. In
 //! seconds, TTS99 is its steps divided by the measured throughput of one instance
 //! (instance-steps per second of the batch): the machine time a user would spend per solution at
-//! 99% confidence. Each algorithm's unit of "step" is its own (time-steps, generations, nodes).
+//! 99% confidence. Over a set of different puzzles the pooled p(t) lets the easy ones set the
+//! figure, so `batch` also reports the median over puzzles of each puzzle's own TTS99
+//! (`report::batch::Tally::tts99_puzzle_median`). Each algorithm's unit of "step" is its own (time-steps, generations, nodes).
 
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +84,26 @@ pub fn tts99_of_counts(
         }
     }
     best
+}
+
+/// The median of the puzzles' own TTS99 in steps, `None` meaning a puzzle no run solved
+/// (infinite); `None` for no puzzles or an infinite median (half of them or more unsolved).
+pub fn median_tts99(per_puzzle: impl IntoIterator<Item = Option<Tts>>) -> Option<f64> {
+    let mut v: Vec<f64> = per_puzzle
+        .into_iter()
+        .map(|t| t.map_or(f64::INFINITY, |t| t.steps))
+        .collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let m = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
+    m.is_finite().then_some(m)
 }
 
 #[cfg(test)]
