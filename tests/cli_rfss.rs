@@ -108,6 +108,8 @@ fn batch_rfss_reports_like_ilca_and_says_runs_are_identical() {
     for f in v["files"].as_array().unwrap() {
         assert!(f["summary"]["tts99"].is_null(), "{}", f["summary"]);
         assert!(f["summary"]["timing"]["tts99_s"].is_null());
+        assert!(f["summary"]["tts99_puzzle_median"].is_null());
+        assert!(f["summary"]["timing"]["tts99_puzzle_median_s"].is_null());
         assert!(f["puzzles"]
             .as_array()
             .unwrap()
@@ -115,6 +117,7 @@ fn batch_rfss_reports_like_ilca_and_says_runs_are_identical() {
             .all(|p| p["tts99"].is_null()));
     }
     assert!(v["overall"]["tts99"].is_null());
+    assert!(v["overall"]["tts99_puzzle_median"].is_null());
 
     // --runs 3 runs each puzzle once and says why.
     let o = run(&[

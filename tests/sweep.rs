@@ -683,6 +683,21 @@ fn cli_sweep_records_its_fixed_parameters() {
         assert!(fig.says(s) && redrawn.says(s), "{s}");
     }
     assert!(!fig.says("tie random") && !fig.says("compare sharing"));
+    // A steps range runs each setting at its largest limit, so rows of a smaller limit hold a
+    // restart (160) above their own (100): plot-sweep reads them as the sweep ran them.
+    let ranged = dir.join("r.csv");
+    ok(bin()
+        .arg("sweep")
+        .arg(&files[0])
+        .args(["--runs", "1", "--backend", "cpu", "--preset", "shared"])
+        .args(["--steps", "100:200:100", "--csv"])
+        .arg(&ranged));
+    ok(bin()
+        .arg("plot-sweep")
+        .arg(&ranged)
+        .args(["--figure-format", "svg", "--figures"])
+        .arg(dir.join("h")));
+    assert_figure(&dir.join("h/rate-vs-steps.svg"));
 }
 
 /// The commands of docs/FIGURES.md for Figs. 6, 7 and 8, on small ranges.

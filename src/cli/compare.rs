@@ -25,6 +25,7 @@ use gpu_sudoku::rfss::{self, Enhancement, RfssParams};
 use gpu_sudoku::shard::{self, Shard};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -528,15 +529,20 @@ pub fn row(file: &str, algo: &str, unit: &str, runs: usize, attempts: &[AttemptO
         .map(|x| x.iterations.min(u32::MAX as u64) as u32)
         .collect();
     let tts = tts99(&solved_at, r.len()).filter(|_| !repeats);
-    // Attempts come puzzle by puzzle (the order the rows are made in).
-    let per_puzzle = median_tts99(r.chunk_by(|x, y| x.puzzle == y.puzzle).map(|p| {
-        let at: Vec<u32> = p
-            .iter()
-            .filter(|x| x.solved)
-            .map(|x| x.iterations.min(u32::MAX as u64) as u32)
-            .collect();
-        tts99(&at, p.len())
-    }))
+    // Each puzzle's runs, wherever they sit among the attempts.
+    let mut by_puzzle: BTreeMap<usize, (usize, Vec<u32>)> = BTreeMap::new();
+    for x in r {
+        let e = by_puzzle.entry(x.puzzle).or_default();
+        e.0 += 1;
+        if x.solved {
+            e.1.push(x.iterations.min(u32::MAX as u64) as u32);
+        }
+    }
+    let per_puzzle = median_tts99(
+        by_puzzle
+            .values()
+            .map(|(runs, at)| (*runs, tts99(at, *runs))),
+    )
     .filter(|_| !repeats);
     let iterations: f64 = it.iter().sum();
     let seconds: f64 = ms.iter().sum::<f64>() / 1e3;
@@ -1081,7 +1087,20 @@ mod tests {
         assert!((r3.tts99_puzzle_median.unwrap() - want).abs() < 1e-9);
         let per_iteration = 0.009 / r3.mean_iterations / 9.0;
         assert!((r3.tts99_puzzle_median_s.unwrap() - want * per_iteration).abs() < 1e-12);
-        assert!(table(&[r3]).contains(" 227 "));
+        assert!(table(std::slice::from_ref(&r3)).contains(" 227 "));
+        // Attempts of a puzzle need not sit together; one run per puzzle gives no median.
+        let mut shuffled = outcomes(&three);
+        shuffled.rotate_left(4);
+        let again = row("f", "sa", "steps", 3, &shuffled).tts99_puzzle_median;
+        assert_eq!(again, r3.tts99_puzzle_median);
+        let single = row(
+            "f",
+            "sa",
+            "steps",
+            1,
+            &outcomes(&[(0, true, 5), (1, true, 9)]),
+        );
+        assert_eq!(single.tts99_puzzle_median, None);
         // mrv: 1 of 2 puzzles, no TTS99.
         let (l, h) = wilson95(1, 2).unwrap();
         assert_eq!(search.solved_pct_95.unwrap(), [100.0 * l, 100.0 * h]);

@@ -228,8 +228,10 @@ impl State {
                 // Every weight vanished (a penalty factor of 0, or sharing products flushed):
                 // a probability vector needs some mass, so the cell starts again from its
                 // initial weights, as a reset would give it.
-                row.copy_from_slice(&prob.init[c * n..(c + 1) * n]);
-                emptied += 1;
+                let init = &prob.init[c * n..(c + 1) * n];
+                row.copy_from_slice(init);
+                // A cell the clues leave no digit starts (and stays) at 0: nothing was lost.
+                emptied += usize::from(init.iter().any(|&x| x > 0.0));
             }
         }
         (rewarded, penalised, emptied)

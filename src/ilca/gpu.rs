@@ -107,8 +107,9 @@ impl LoopPasses {
             + own_cells(lp(n - 1) + lp(n)) // 1. choose: the maximum, then the tie pick
             + own_cells(lp(np)) // 2. degrees
             + lp(units) + units * lp(n) // resolved units for the selective reset
-            // 3.-4. reset, or reward test and rescale; under sharing, the peers' digits and
-            // the whole row's rescale (maximum, then scale and flush)
+            // 3.-4. reward test and rescale (skipped by a reset), then the one restore loop
+            // (the reset's, or after learning left no weight); under sharing, the peers'
+            // digits and the whole row's rescale (maximum, then scale and flush)
             + own_cells(lp(n) + lp(np) + lp(n) + if sharing { lp(np) + 2 * lp(n) } else { 0 });
         let per_dispatch = if m.cpt == 1 { lp(np) } else { 0 } // peers listed
             + own_cells(2 * lp(n)) // weights loaded (fresh or carried over)

@@ -129,12 +129,13 @@ impl Tally {
     }
 
     /// The median over puzzles of each puzzle's TTS99 in steps (infinite for a puzzle no run
-    /// solved); `None` for no puzzles or an infinite median.
+    /// solved); `None` for no puzzles, an infinite median or a puzzle of one run
+    /// ([`median_tts99`]).
     pub fn tts99_puzzle_median(&self) -> Option<f64> {
         median_tts99(
             self.puzzles
                 .values()
-                .map(|p| tts99_of_counts(&p.solved, p.runs)),
+                .map(|p| (p.runs, tts99_of_counts(&p.solved, p.runs))),
         )
     }
 
@@ -1000,7 +1001,14 @@ mod tests {
         results.extend(runs(3, &[None, None]));
         assert_eq!(file("b", results, 1000).summary().tts99_puzzle_median, None);
         // Over several files, the median over all their puzzles (no pooled TTS99).
-        let g = file("c", runs(0, &[Some(2)]), 1000);
+        // One run of a puzzle gives only its step count, not a TTS99: no median.
+        assert_eq!(
+            file("d", runs(0, &[Some(2)]), 1000)
+                .summary()
+                .tts99_puzzle_median,
+            None
+        );
+        let g = file("c", runs(0, &[Some(2), Some(2)]), 1000);
         let all = Summary::overall(&[f.clone(), g]);
         assert_eq!(all.tts99, None);
         assert_eq!(all.tts99_puzzle_median, Some((2.0 + want) / 2.0));

@@ -10,8 +10,8 @@
 //! seconds, TTS99 is its steps divided by the measured throughput of one instance
 //! (instance-steps per second of the batch): the machine time a user would spend per solution at
 //! 99% confidence. Over a set of different puzzles the pooled p(t) lets the easy ones set the
-//! figure, so `batch` also reports the median over puzzles of each puzzle's own TTS99
-//! (`report::batch::Tally::tts99_puzzle_median`). Each algorithm's unit of "step" is its own (time-steps, generations, nodes).
+//! figure, so `batch` and `compare` also report the median over puzzles of each puzzle's own
+//! TTS99 ([`median_tts99`]; `batch`'s overall row of several files over all their puzzles). Each algorithm's unit of "step" is its own (time-steps, generations, nodes).
 
 use serde::{Deserialize, Serialize};
 
@@ -86,13 +86,18 @@ pub fn tts99_of_counts(
     best
 }
 
-/// The median of the puzzles' own TTS99 in steps, `None` meaning a puzzle no run solved
-/// (infinite); `None` for no puzzles or an infinite median (half of them or more unsolved).
-pub fn median_tts99(per_puzzle: impl IntoIterator<Item = Option<Tts>>) -> Option<f64> {
-    let mut v: Vec<f64> = per_puzzle
-        .into_iter()
-        .map(|t| t.map_or(f64::INFINITY, |t| t.steps))
-        .collect();
+/// The median of the puzzles' own TTS99 in steps, given per puzzle as (its runs, its TTS99;
+/// `None` for a puzzle no run solved, counted as infinite). `None` for no puzzles, an infinite
+/// median (half of them or more unsolved), or a puzzle of fewer than two runs (whose "TTS99"
+/// would be only its step count).
+pub fn median_tts99(per_puzzle: impl IntoIterator<Item = (usize, Option<Tts>)>) -> Option<f64> {
+    let mut v = Vec::new();
+    for (runs, t) in per_puzzle {
+        if runs < 2 {
+            return None;
+        }
+        v.push(t.map_or(f64::INFINITY, |t| t.steps));
+    }
     if v.is_empty() {
         return None;
     }

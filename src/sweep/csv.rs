@@ -228,9 +228,11 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             },
         };
         if let Some(fx) = row.fixed {
-            // The whole setting as the sweep could have run it.
-            fx.params(&row.point)
-                .validate()
+            // The whole setting as the sweep could have run it: a steps range runs a setting
+            // at its largest limit, so a row of a smaller limit may have sr or restart above it.
+            let mut p = fx.params(&row.point);
+            p.steps = p.steps.max(p.sr).max(p.restart);
+            p.validate()
                 .map_err(|e| anyhow::anyhow!("{name}:{ln}: {e}"))?;
         }
         ensure!(
@@ -241,8 +243,10 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
         );
         // One sweep holds these fixed: rows that differ come from different sweeps, and one
         // figure of them would name one setting for all.
-        if let Some(first) = rows.first().map(|r: &Row| r.fixed) {
-            if row.fixed != first {
+        // (A row without them, resumed from a journal or merged from a shard of a build before
+        // they were recorded, cannot be compared.)
+        if let Some(first) = rows.iter().find_map(|r: &Row| r.fixed) {
+            if row.fixed.is_some_and(|f| f != first) {
                 let say = |f: Option<Fixed>| match f {
                     Some(f) => f
                         .csv_fields()
@@ -256,7 +260,7 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
                     "{name}:{ln}: the fixed parameters ({}) differ from the first row's ({}): \
                      rows of different sweeps? plot each sweep's CSV on its own",
                     say(row.fixed),
-                    say(first)
+                    say(Some(first))
                 );
             }
         }

@@ -89,10 +89,7 @@ pub fn describe_fixed(rows: &[Row], swept: &[Param]) -> String {
             format!("reset check {}", fx.reset_check),
         );
         add(fx.prune != d.prune, format!("prune {}", fx.prune));
-        add(
-            fx.share != d.share,
-            format!("share = {}", fmt_num(fx.share)),
-        );
+        add(fx.share != d.share, format!("share = {}", exact(fx.share)));
         add(fx.seed != d.seed, format!("seed {}", fx.seed));
     }
     let files: Vec<&&Row> = sweep.iter().filter(|r| r.group == Group::File).collect();
