@@ -403,3 +403,110 @@ fn a_negative_number_is_refused_as_the_flags_value() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("--lr"));
 }
+
+/// `cnf` writes the CNF with its variable map; a model made from the true solution through that
+/// map decodes to the solution; faulty, unsatisfiable and unknown answers are told apart.
+#[test]
+fn cnf_writes_a_sat_problem_and_decodes_a_model() {
+    let famous = "puzzles/famous.txt";
+    let solution = text(&run(&["solve", famous]).stdout)
+        .lines()
+        .nth(3)
+        .unwrap()
+        .to_string();
+    let cnf = scratch("famous3.cnf", b"");
+    let out = run(&["cnf", famous, "--index", "3", "-o", cnf.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("232 variables, 1718 clauses"),
+        "{}",
+        text(&out.stdout)
+    );
+    let dimacs = std::fs::read_to_string(&cnf).unwrap();
+    assert!(dimacs.lines().any(|l| l == "p cnf 232 1718"));
+    assert_eq!(dimacs.lines().filter(|l| l.ends_with(" 0")).count(), 1718);
+    // The model that sets each (cell, digit) variable as the solution does.
+    let sol: Vec<char> = solution.chars().collect();
+    let lits: Vec<String> = dimacs
+        .lines()
+        .filter_map(|l| l.strip_prefix("c map "))
+        .map(|m| {
+            let f: Vec<usize> = m.split(' ').map(|x| x.parse().unwrap()).collect();
+            let holds = sol[(f[1] - 1) * 9 + f[2] - 1].to_digit(10).unwrap() as usize == f[3];
+            format!("{}{}", if holds { "" } else { "-" }, f[0])
+        })
+        .collect();
+    assert_eq!(lits.len(), 232);
+    let decode = |answer: &str| {
+        let model = scratch("famous3.model", answer.as_bytes());
+        run(&[
+            "cnf",
+            famous,
+            "--index",
+            "3",
+            "--decode",
+            model.to_str().unwrap(),
+        ])
+    };
+    let good = format!("c a solver\ns SATISFIABLE\nv {} 0\n", lits.join(" "));
+    let out = decode(&good);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{solution}\n"));
+    // MiniSat's result file and standard input.
+    let mut child = bin()
+        .args(["cnf", famous, "--index", "3", "--decode", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let minisat = format!("SAT\n{} 0\n", lits.join(" "));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(minisat.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), format!("{solution}\n"));
+    // Variable 1 flipped: its cell (in row 1) gets two digits or none.
+    let other = if lits[0] == "1" { "-1" } else { "1" };
+    let flipped = good.replacen(&format!("v {} ", lits[0]), &format!("v {other} "), 1);
+    let out = decode(&flipped);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("famous3.model: the model gives r1c"), "{err}");
+    let out = decode("s UNSATISFIABLE\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stdout).contains("famous.txt:"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stdout).contains("no solution (the SAT solver answered UNSATISFIABLE)"));
+    assert_eq!(decode("INDET\n").status.code(), Some(3));
+    let out = decode("s SATISFIABLE\nv 1 two 0\n");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("famous3.model:2:5: \"two\" is not a literal"),
+        "{err}"
+    );
+    // The CNF is never written over the puzzle file, and stdin feeds one of the two.
+    let out = run(&["cnf", famous, "-o", famous]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(&["cnf", "-", "--decode", "-"]);
+    assert!(
+        text(&out.stderr).contains("not both"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A puzzle whose singles contradict has no CNF.
+    let out = run(&["cnf", "123............4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("command line: no solution"),
+        "{}",
+        text(&out.stderr)
+    );
+}

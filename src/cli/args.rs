@@ -5,7 +5,9 @@ use super::output::Output;
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::param::ParamError;
-use gpu_sudoku::puzzle::{read_puzzles_with, Format, ParseError, PuzzleFile, ReadOptions};
+use gpu_sudoku::puzzle::{
+    parse_str, read_puzzles_with, Format, Grid, ParseError, PuzzleFile, ReadOptions,
+};
 
 /// A clap parser for a [`Choice`]: its names as the possible values, each with its help line.
 pub fn choice<T: Choice + Clone>() -> impl clap::builder::TypedValueParser<Value = T> {
@@ -399,5 +401,34 @@ impl InputArgs {
     /// Reads `path` (`-` = stdin) as these options say.
     pub fn read(&self, path: &str) -> Result<PuzzleFile, ParseError> {
         read_puzzles_with(path, &self.options())
+    }
+
+    /// The one puzzle an argument names: puzzle `index` (0-based) of a file, or the argument
+    /// itself as a puzzle line; with where it came from (`FILE:LINE` or `command line`).
+    pub fn one(&self, arg: &str, index: usize) -> anyhow::Result<(Grid, String)> {
+        use anyhow::{bail, Context};
+        if arg == "-" || std::path::Path::new(arg).exists() {
+            let f = self.read(arg)?;
+            let Some(p) = f.puzzles.get(index) else {
+                bail!(
+                    "--index {index} is out of range: {arg} holds {} puzzle(s) (0-based index)",
+                    f.puzzles.len()
+                );
+            };
+            return Ok((p.grid.clone(), format!("{}:{}", f.path, p.line)));
+        }
+        let mut ps = parse_str(arg, self.size).with_context(|| {
+            format!(
+                "{:?} is neither a readable file nor a puzzle line",
+                arg.chars().take(40).collect::<String>()
+            )
+        })?;
+        if ps.len() != 1 {
+            bail!("give one puzzle, got {}", ps.len());
+        }
+        if index != 0 {
+            bail!("--index only applies to a puzzle file");
+        }
+        Ok((ps.remove(0).grid, "command line".into()))
     }
 }

@@ -25,6 +25,7 @@ mod adapters;
 mod args;
 mod batch;
 mod bench;
+mod cnf;
 mod compare;
 mod completions;
 mod generate;
@@ -78,6 +79,9 @@ pub enum Command {
     /// Solve every puzzle of a file exactly (constraint propagation + MRV); reports puzzles
     /// with no or several solutions by line.
     Solve(solve::Args),
+    /// Write a puzzle as a SAT problem (DIMACS CNF) for any SAT solver; `--decode` reads the
+    /// solver's answer back as a grid, verified against the rules and the clues.
+    Cnf(cnf::Args),
     /// Rate puzzles like a person would solve them: score, tier, clues, blank fraction, solutions.
     Rate(rate::Args),
     /// Generate puzzles: the paper model (blank fraction d) or the rated model (unique, tiered).
@@ -119,6 +123,7 @@ pub fn main() -> ExitCode {
         Command::Rfss(a) => rfss::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Solve(a) => solve::run(a),
+        Command::Cnf(a) => cnf::run(a),
         Command::Rate(a) => rate::run(a),
         Command::Generate(a) => generate::run(a),
         Command::PlotSweep(a) => plot::run_sweep(a),

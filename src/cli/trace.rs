@@ -11,9 +11,9 @@ use super::batch::Algo;
 use super::ilca_args::IlcaArgs;
 use super::output::Output;
 use super::rfss_args::RfssArgs;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use gpu_sudoku::ilca::trace;
-use gpu_sudoku::puzzle::{parse_str, symbol_for, Grid};
+use gpu_sudoku::puzzle::{symbol_for, Grid};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -76,37 +76,13 @@ pub struct Args {
     pub no_grids: bool,
 }
 
-/// The puzzle the argument names: a file's puzzle `index`, or the argument itself; the `--csv`
-/// output is checked first (before any work).
+/// The puzzle the argument names (see [`InputArgs::one`]); the `--csv` output is checked first
+/// (before any work).
 fn load(a: &Args) -> Result<(Grid, String)> {
     if let Some(path) = &a.csv {
         super::output::check(&[&a.puzzle], &[Output::new("--csv", path)])?;
     }
-    if a.puzzle == "-" || std::path::Path::new(&a.puzzle).exists() {
-        let f = a.input.read(&a.puzzle)?;
-        let Some(p) = f.puzzles.get(a.index) else {
-            bail!(
-                "--index {} is out of range: {} holds {} puzzle(s) (0-based index)",
-                a.index,
-                a.puzzle,
-                f.puzzles.len()
-            );
-        };
-        return Ok((p.grid.clone(), format!("{}:{}", f.path, p.line)));
-    }
-    let mut ps = parse_str(&a.puzzle, a.input.size).with_context(|| {
-        format!(
-            "{:?} is neither a readable file nor a puzzle line",
-            a.puzzle.chars().take(40).collect::<String>()
-        )
-    })?;
-    if ps.len() != 1 {
-        bail!("give one puzzle, got {}", ps.len());
-    }
-    if a.index != 0 {
-        bail!("--index only applies to a puzzle file");
-    }
-    Ok((ps.remove(0).grid, "command line".into()))
+    a.input.one(&a.puzzle, a.index)
 }
 
 /// The grid with changed cells in brackets.

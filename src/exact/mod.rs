@@ -25,6 +25,7 @@
 //! ```
 
 mod branch;
+pub mod cnf;
 mod locked;
 mod nine;
 mod propagate;

@@ -1,0 +1,142 @@
+//! `gpu-sudoku cnf PUZZLE`: the puzzle as DIMACS CNF for any SAT solver, and `--decode MODEL`:
+//! the solver's answer read back as a grid, verified against the rules and the clues.
+//!
+//! Exit code: 0 when the CNF was written or the model decoded, 2 when the puzzle has no solution
+//! (its singles contradict, or the solver answered UNSATISFIABLE), 3 when the solver gave no
+//! answer (UNKNOWN, as `solve` gives up), 1 on an error such as a faulty model.
+
+use super::args::InputArgs;
+use super::output::Output;
+use super::solve::GAVE_UP;
+use anyhow::{bail, ensure, Context, Result};
+use gpu_sudoku::exact::cnf::{encode, read_model, Answer};
+use std::io::Read;
+use std::process::ExitCode;
+
+/// Largest solver output `--decode` reads: far above any model of a 64x64 CNF (262,144
+/// variables, about 2.5 MB of literals) with the solver's statistics.
+const MODEL_LIMIT: u64 = 64 << 20;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A puzzle on one line (`53..7....6..195…`) or a puzzle file (`-` = standard input).
+    #[arg(value_name = "PUZZLE_OR_FILE")]
+    pub puzzle: String,
+    /// Which puzzle of the file (0-based, as `puzzle` in the batch JSON).
+    #[arg(long, default_value_t = 0)]
+    pub index: usize,
+    /// Where the CNF goes (`-`: standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub out: String,
+    /// Instead of writing the CNF, read a SAT solver's output for it (`-`: standard input; the
+    /// SAT competition's `s`/`v` lines or MiniSat's result file) and print the puzzle's grid
+    /// it gives, verified against the rules and the clues.
+    #[arg(long, value_name = "MODEL", conflicts_with = "out")]
+    pub decode: Option<String>,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    if let Some(model) = &a.decode {
+        return decode(&a, model);
+    }
+    let out = Output::new("--out", &a.out);
+    super::output::check(&[&a.puzzle], std::slice::from_ref(&out))?;
+    let (puzzle, source) = a.input.one(&a.puzzle, a.index)?;
+    let cnf = match encode(&puzzle) {
+        Ok(cnf) => cnf,
+        Err(e) => {
+            errln!("{source}: no solution (the singles find that {e}); no CNF written");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let n = puzzle.side();
+    let open = cnf.start.cells().iter().filter(|&&v| v == 0).count();
+    let blanks = puzzle.cells().iter().filter(|&&v| v == 0).count();
+    let decode_cmd = match a.index {
+        0 => format!("gpu-sudoku cnf {} --decode MODEL", a.puzzle),
+        i => format!("gpu-sudoku cnf {} --index {i} --decode MODEL", a.puzzle),
+    };
+    let comments = [
+        format!(
+            "gpu-sudoku cnf: {source}, {n}x{n}, {blanks} blank cells, {open} open after naked and hidden singles"
+        ),
+        "one variable per (open cell, digit) the singles leave; each `c map VAR ROW COL DIGIT` line names one (1-based)".into(),
+        "clauses: each open cell takes exactly one digit, each digit a row, column or box lacks goes in exactly one of its cells (pairwise at-most-one)".into(),
+        format!("read a solver's answer back as a verified grid: {decode_cmd}"),
+    ];
+    out.write_with(|w| cnf.write_dimacs(w, &comments))?;
+    if out.target != super::output::Target::Stdout {
+        outln!(
+            "{}: {} variables, {} clauses ({n}x{n}, {open} of {blanks} blank cells open after singles)",
+            a.out,
+            cnf.vars.len(),
+            cnf.clause_count()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn decode(a: &Args, model: &str) -> Result<ExitCode> {
+    ensure!(
+        !(model == "-" && a.puzzle == "-"),
+        "standard input can feed the puzzle or the model, not both: give one of them as a file"
+    );
+    let text = read_capped(model)?;
+    let (puzzle, source) = a.input.one(&a.puzzle, a.index)?;
+    let cnf = match encode(&puzzle) {
+        Ok(cnf) => cnf,
+        Err(e) => {
+            errln!("{source}: no solution (the singles find that {e}); it has no CNF to decode");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let name = if model == "-" { "<stdin>" } else { model };
+    let answer = read_model(&text)
+        .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {}", e.line, e.column, e.message))?;
+    match answer {
+        Answer::Sat(lits) => {
+            let grid = cnf.decode(&puzzle, &lits).map_err(|e| {
+                anyhow::anyhow!("{name}: {e} (is it the answer for this puzzle's CNF?)")
+            })?;
+            outln!("{}", grid.to_line());
+            Ok(ExitCode::SUCCESS)
+        }
+        Answer::Unsat => {
+            outln!("{source}: no solution (the SAT solver answered UNSATISFIABLE)");
+            Ok(ExitCode::from(2))
+        }
+        Answer::Unknown => {
+            outln!("{source}: the SAT solver gave no answer (UNKNOWN)");
+            Ok(ExitCode::from(GAVE_UP))
+        }
+    }
+}
+
+/// The text of `path` (`-`: standard input), refused past [`MODEL_LIMIT`] bytes (so `/dev/zero`
+/// fails in constant memory).
+fn read_capped(path: &str) -> Result<String> {
+    let mut bytes = Vec::new();
+    let reader: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path).with_context(|| format!("cannot read --decode {path}"))?)
+    };
+    reader
+        .take(MODEL_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read --decode {path}"))?;
+    if bytes.len() as u64 > MODEL_LIMIT {
+        bail!(
+            "--decode {path} is over {} MiB, more than any SAT solver's answer for a puzzle's CNF",
+            MODEL_LIMIT >> 20
+        );
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let ok = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = ok.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = ok.len() - ok.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
+        anyhow::anyhow!("{path}:{line}:{column}: not UTF-8 text (a SAT solver's output is ASCII)")
+    })
+}
