@@ -418,13 +418,13 @@ fn cnf_writes_a_sat_problem_and_decodes_a_model() {
     let out = run(&["cnf", famous, "--index", "3", "-o", cnf.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("232 variables, 1718 clauses"),
+        text(&out.stdout).contains("232 variables, 1502 clauses"),
         "{}",
         text(&out.stdout)
     );
     let dimacs = std::fs::read_to_string(&cnf).unwrap();
-    assert!(dimacs.lines().any(|l| l == "p cnf 232 1718"));
-    assert_eq!(dimacs.lines().filter(|l| l.ends_with(" 0")).count(), 1718);
+    assert!(dimacs.lines().any(|l| l == "p cnf 232 1502"));
+    assert_eq!(dimacs.lines().filter(|l| l.ends_with(" 0")).count(), 1502);
     // The model that sets each (cell, digit) variable as the solution does.
     let sol: Vec<char> = solution.chars().collect();
     let lits: Vec<String> = dimacs
@@ -485,6 +485,20 @@ fn cnf_writes_a_sat_problem_and_decodes_a_model() {
     );
     assert!(text(&out.stdout).contains("no solution (the SAT solver answered UNSATISFIABLE)"));
     assert_eq!(decode("INDET\n").status.code(), Some(3));
+    let out = decode("s SATISFIABLE\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("holds no model"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = decode("s SATISFIABLE\ns UNSATISFIABLE\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("famous3.model:2:1: a second answer"));
+    // The CNF names the command that decodes its answer.
+    assert!(dimacs.contains(
+        "\nc read a solver's answer back as a verified grid: gpu-sudoku cnf puzzles/famous.txt --index 3 --decode MODEL\n"
+    ));
     let out = decode("s SATISFIABLE\nv 1 two 0\n");
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);

@@ -54,25 +54,24 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let n = puzzle.side();
     let open = cnf.start.cells().iter().filter(|&&v| v == 0).count();
     let blanks = puzzle.cells().iter().filter(|&&v| v == 0).count();
-    let decode_cmd = match a.index {
-        0 => format!("gpu-sudoku cnf {} --decode MODEL", a.puzzle),
-        i => format!("gpu-sudoku cnf {} --index {i} --decode MODEL", a.puzzle),
-    };
     let comments = [
         format!(
             "gpu-sudoku cnf: {source}, {n}x{n}, {blanks} blank cells, {open} open after naked and hidden singles"
         ),
         "one variable per (open cell, digit) the singles leave; each `c map VAR ROW COL DIGIT` line names one (1-based)".into(),
         "clauses: each open cell takes exactly one digit, each digit a row, column or box lacks goes in exactly one of its cells (pairwise at-most-one)".into(),
-        format!("read a solver's answer back as a verified grid: {decode_cmd}"),
+        format!("read a solver's answer back as a verified grid: {}", decode_command(&a)),
     ];
-    out.write_with(|w| cnf.write_dimacs(w, &comments))?;
+    let mut clauses = 0;
+    out.write_with(|w| {
+        clauses = cnf.write_dimacs(w, &comments)?;
+        Ok(())
+    })?;
     if out.target != super::output::Target::Stdout {
         outln!(
-            "{}: {} variables, {} clauses ({n}x{n}, {open} of {blanks} blank cells open after singles)",
+            "{}: {} variables, {clauses} clauses ({n}x{n}, {open} of {blanks} blank cells open after singles)",
             a.out,
             cnf.vars.len(),
-            cnf.clause_count()
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -83,19 +82,23 @@ fn decode(a: &Args, model: &str) -> Result<ExitCode> {
         !(model == "-" && a.puzzle == "-"),
         "standard input can feed the puzzle or the model, not both: give one of them as a file"
     );
-    let text = read_capped(model)?;
+    let name = if model == "-" { "<stdin>" } else { model };
+    let text = read_capped(model, name)?;
     let (puzzle, source) = a.input.one(&a.puzzle, a.index)?;
     let cnf = match encode(&puzzle) {
         Ok(cnf) => cnf,
         Err(e) => {
-            errln!("{source}: no solution (the singles find that {e}); it has no CNF to decode");
+            outln!("{source}: no solution (the singles find that {e}); it has no CNF to decode");
             return Ok(ExitCode::from(2));
         }
     };
-    let name = if model == "-" { "<stdin>" } else { model };
     let answer = read_model(&text)
         .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {}", e.line, e.column, e.message))?;
     match answer {
+        Answer::Sat(lits) if lits.is_empty() && !cnf.vars.is_empty() => bail!(
+            "{name}: SATISFIABLE, but the answer holds no model (no `v` lines): run the SAT solver \
+             so that it prints one"
+        ),
         Answer::Sat(lits) => {
             let grid = cnf.decode(&puzzle, &lits).map_err(|e| {
                 anyhow::anyhow!("{name}: {e} (is it the answer for this puzzle's CNF?)")
@@ -114,9 +117,45 @@ fn decode(a: &Args, model: &str) -> Result<ExitCode> {
     }
 }
 
-/// The text of `path` (`-`: standard input), refused past [`MODEL_LIMIT`] bytes (so `/dev/zero`
-/// fails in constant memory).
-fn read_capped(path: &str) -> Result<String> {
+/// The `cnf … --decode MODEL` command for the puzzle `a` names, each argument quoted for the
+/// shell where it needs it.
+fn decode_command(a: &Args) -> String {
+    let mut words = vec!["gpu-sudoku".to_string(), "cnf".into(), quote(&a.puzzle)];
+    if a.index != 0 {
+        words.push(format!("--index {}", a.index));
+    }
+    if let Some(size) = a.input.size {
+        words.push(format!("--size {size}"));
+    }
+    let format = a.input.format.to_string();
+    if format != "auto" {
+        words.push(format!("--format {format}"));
+    }
+    if let Some(column) = &a.input.column {
+        words.push(format!("--column {}", quote(column)));
+    }
+    words.push("--decode MODEL".into());
+    let command = words.join(" ");
+    if a.puzzle == "-" {
+        format!("{command} (with the same puzzle on standard input)")
+    } else {
+        command
+    }
+}
+
+/// `word` as one shell word: as it is when it needs no quoting, else in single quotes.
+fn quote(word: &str) -> String {
+    let plain = |ch: char| ch.is_ascii_alphanumeric() || "-_./=:,+@%".contains(ch);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The text of `path` (`-`: standard input, called `name` in messages), refused past
+/// [`MODEL_LIMIT`] bytes (so `/dev/zero` fails in constant memory).
+fn read_capped(path: &str, name: &str) -> Result<String> {
     let mut bytes = Vec::new();
     let reader: Box<dyn Read> = if path == "-" {
         Box::new(std::io::stdin())
@@ -126,17 +165,18 @@ fn read_capped(path: &str) -> Result<String> {
     reader
         .take(MODEL_LIMIT + 1)
         .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read --decode {path}"))?;
+        .with_context(|| format!("cannot read --decode {name}"))?;
     if bytes.len() as u64 > MODEL_LIMIT {
         bail!(
-            "--decode {path} is over {} MiB, more than any SAT solver's answer for a puzzle's CNF",
+            "--decode {name} is over {} MiB, more than any SAT solver's answer for a puzzle's CNF",
             MODEL_LIMIT >> 20
         );
     }
     String::from_utf8(bytes).map_err(|e| {
-        let ok = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = ok.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = ok.len() - ok.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
-        anyhow::anyhow!("{path}:{line}:{column}: not UTF-8 text (a SAT solver's output is ASCII)")
+        let ok = std::str::from_utf8(&e.as_bytes()[..e.utf8_error().valid_up_to()])
+            .expect("valid up to here");
+        let line = ok.matches('\n').count() + 1;
+        let column = ok.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        anyhow::anyhow!("{name}:{line}:{column}: not UTF-8 text (a SAT solver's output is ASCII)")
     })
 }

@@ -13,31 +13,29 @@ use super::propagate::{singles, Contradiction};
 use crate::puzzle::{cell_name, symbol_for, Grid};
 use std::io::{self, Write};
 
-/// A puzzle's CNF (see the module docs).
+/// A puzzle's CNF (see the module docs): its variables; the clauses are made as they are
+/// written ([`Cnf::for_each_clause`]), so a 64x64's tens of millions are never held.
 #[derive(Clone, Debug)]
 pub struct Cnf {
     /// The puzzle with the singles placed: every cell without variables holds its digit here.
     pub start: Grid,
     /// Variable v (1-based) is `vars[v - 1]`: (cell, digit 1..=n).
     pub vars: Vec<(u32, u8)>,
-    /// Per cell, its first variable and how many it has (0 for a placed cell).
-    cell_vars: Vec<(u32, u8)>,
-    /// The clauses' literals, each clause ended by 0 (as DIMACS writes them).
-    lits: Vec<i32>,
-    clauses: usize,
+    /// `var_of[cell * n + d - 1]`: the variable of (cell, d), 0 where there is none.
+    var_of: Vec<i32>,
 }
 
 /// What a SAT solver said, read from its output ([`read_model`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// Satisfiable, with the model's literals.
+    /// Satisfiable, with the model's literals (none when the solver printed no model).
     Sat(Vec<i32>),
     Unsat,
     /// No answer (a limit stopped the solver).
     Unknown,
 }
 
-/// A fault in a solver's output, at 1-based `line` and `column`.
+/// A fault in a solver's output, at 1-based `line` and `column` (in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelError {
     pub line: usize,
@@ -57,15 +55,12 @@ pub fn encode(puzzle: &Grid) -> Result<Cnf, Contradiction> {
     singles(geo, &mut mask)?;
     let mut start = puzzle.clone();
     let mut vars = Vec::new();
-    let mut cell_vars = vec![(0u32, 0u8); geo.cells];
-    // var_of[cell * n + d - 1]: the variable of (cell, d), 0 where there is none.
     let mut var_of = vec![0i32; geo.cells * geo.n];
     for (c, &m) in mask.iter().enumerate() {
         if m.count_ones() == 1 {
             start.set(c, m.trailing_zeros() as u8 + 1);
             continue;
         }
-        cell_vars[c] = (vars.len() as u32 + 1, m.count_ones() as u8);
         for d in 0..geo.n {
             if m >> d & 1 == 1 {
                 vars.push((c as u32, d as u8 + 1));
@@ -73,95 +68,126 @@ pub fn encode(puzzle: &Grid) -> Result<Cnf, Contradiction> {
             }
         }
     }
-    let mut cnf = Cnf {
+    Ok(Cnf {
         start,
         vars,
-        cell_vars,
-        lits: Vec::new(),
-        clauses: 0,
-    };
-    let mut group = Vec::with_capacity(geo.n);
-    for c in 0..geo.cells {
-        group.clear();
-        group.extend(
-            (0..geo.n)
-                .map(|d| var_of[c * geo.n + d])
-                .filter(|&v| v != 0),
-        );
-        cnf.exactly_one(&group);
-    }
-    for u in 0..3 * geo.n {
-        for d in 0..geo.n {
-            group.clear();
-            group.extend(
-                geo.unit(u)
-                    .iter()
-                    .map(|&c| var_of[c as usize * geo.n + d])
-                    .filter(|&v| v != 0),
-            );
-            // No variable: the digit is placed in this unit (singles leave no digit without a
-            // place, and give a digit with one place that place).
-            cnf.exactly_one(&group);
-        }
-    }
-    Ok(cnf)
+        var_of,
+    })
 }
 
 impl Cnf {
-    /// At least one and, pairwise, at most one of `vars` (nothing for an empty group).
-    fn exactly_one(&mut self, vars: &[i32]) {
-        if vars.is_empty() {
-            return;
+    /// Number of clauses (counted by making them: a 64x64 with few clues has tens of millions).
+    pub fn clause_count(&self) -> u64 {
+        let mut count = 0u64;
+        self.for_each_clause(|_| {
+            count += 1;
+            Ok(())
+        })
+        .expect("counting cannot fail");
+        count
+    }
+
+    /// Calls `f` with every clause in order (its literals, without the closing 0): per open
+    /// cell, then per unit (rows, columns, boxes) and digit it lacks, at least one of the
+    /// group's variables, then each pair of them at most once. No clause comes twice: a pair of
+    /// cells of one box that also share a row or column has its clause there, and a digit whose
+    /// places in a box are its places in a row or column has its at-least-one clause there.
+    pub fn for_each_clause(&self, mut f: impl FnMut(&[i32]) -> io::Result<()>) -> io::Result<()> {
+        let geo = self.start.geometry();
+        let n = geo.n;
+        let mut group: Vec<(i32, usize)> = Vec::with_capacity(n);
+        // A digit with the same places in a box and in a row or column: one at-least-one clause.
+        let mut places_seen = std::collections::HashSet::new();
+        let mut emit = |group: &[(i32, usize)], unit: Option<usize>| -> io::Result<()> {
+            let vars: Vec<i32> = group.iter().map(|&(v, _)| v).collect();
+            if vars.is_empty() || (unit.is_some() && !places_seen.insert(vars.clone())) {
+                return Ok(());
+            }
+            f(&vars)?;
+            let in_box = unit.is_some_and(|u| u >= 2 * n);
+            for (i, &(a, ca)) in group.iter().enumerate() {
+                for &(b, cb) in &group[i + 1..] {
+                    if in_box && (ca / n == cb / n || ca % n == cb % n) {
+                        continue;
+                    }
+                    f(&[-a, -b])?;
+                }
+            }
+            Ok(())
+        };
+        for c in 0..geo.cells {
+            group.clear();
+            group.extend(
+                (0..n)
+                    .map(|d| (self.var_of[c * n + d], c))
+                    .filter(|&(v, _)| v != 0),
+            );
+            emit(&group, None)?;
         }
-        self.lits.extend_from_slice(vars);
-        self.lits.push(0);
-        self.clauses += 1;
-        for (i, &a) in vars.iter().enumerate() {
-            for &b in &vars[i + 1..] {
-                self.lits.extend_from_slice(&[-a, -b, 0]);
-                self.clauses += 1;
+        for u in 0..3 * n {
+            for d in 0..n {
+                group.clear();
+                group.extend(
+                    geo.unit(u)
+                        .iter()
+                        .map(|&c| (self.var_of[c as usize * n + d], c as usize))
+                        .filter(|&(v, _)| v != 0),
+                );
+                // An empty group: the digit is placed in this unit (singles leave no digit
+                // without a place, and give a digit with one place that place).
+                emit(&group, Some(u))?;
             }
         }
+        Ok(())
     }
 
-    /// Number of clauses.
-    pub fn clause_count(&self) -> usize {
-        self.clauses
-    }
-
-    /// The clauses, each a slice of literals without the closing 0.
-    pub fn clauses(&self) -> impl Iterator<Item = &[i32]> {
-        self.lits.split(|&l| l == 0).take(self.clauses)
-    }
-
-    /// Writes the DIMACS text: `comments` as `c` lines, a `c map VAR ROW COL DIGIT` line per
-    /// variable (1-based), the `p cnf` header and the clauses.
-    pub fn write_dimacs(&self, w: &mut dyn Write, comments: &[String]) -> io::Result<()> {
+    /// Writes the DIMACS text: `comments` as `c` lines (control characters escaped, so each
+    /// stays one line), a `c map VAR ROW COL DIGIT` line per variable (1-based), the `p cnf`
+    /// header and the clauses; returns the number of clauses.
+    pub fn write_dimacs(&self, w: &mut dyn Write, comments: &[String]) -> io::Result<u64> {
         for c in comments {
-            writeln!(w, "c {c}")?;
+            let one_line: String = c
+                .chars()
+                .map(|ch| {
+                    if ch.is_control() {
+                        ch.escape_default().to_string()
+                    } else {
+                        ch.to_string()
+                    }
+                })
+                .collect();
+            writeln!(w, "c {one_line}")?;
         }
         let n = self.start.side();
         for (i, &(cell, d)) in self.vars.iter().enumerate() {
             let cell = cell as usize;
             writeln!(w, "c map {} {} {} {d}", i + 1, cell / n + 1, cell % n + 1)?;
         }
-        writeln!(w, "p cnf {} {}", self.vars.len(), self.clauses)?;
+        let clauses = self.clause_count();
+        writeln!(w, "p cnf {} {clauses}", self.vars.len())?;
         let mut line = String::new();
-        for clause in self.clauses() {
+        self.for_each_clause(|clause| {
             line.clear();
             for l in clause {
                 line.push_str(&l.to_string());
                 line.push(' ');
             }
             line.push_str("0\n");
-            w.write_all(line.as_bytes())?;
-        }
-        Ok(())
+            w.write_all(line.as_bytes())
+        })?;
+        Ok(clauses)
     }
 
     /// The grid a model gives `puzzle` (whose CNF this is), verified against the rules and the
     /// clues; `Err` says what is wrong with the model.
     pub fn decode(&self, puzzle: &Grid, model: &[i32]) -> Result<Grid, String> {
+        if model.is_empty() && !self.vars.is_empty() {
+            return Err(
+                "the answer holds no model (no `v` lines): run the SAT solver so that \
+                        it prints one"
+                    .into(),
+            );
+        }
         let mut value = vec![None::<bool>; self.vars.len()];
         for &l in model {
             let v = l.unsigned_abs() as usize;
@@ -178,16 +204,16 @@ impl Cnf {
         }
         let n = self.start.side();
         let mut grid = self.start.clone();
-        for (c, &(first, count)) in self.cell_vars.iter().enumerate() {
-            if count == 0 {
-                continue;
-            }
-            let range = first as usize - 1..first as usize - 1 + count as usize;
-            let digits: Vec<u8> = range
-                .filter(|&i| value[i] == Some(true))
-                .map(|i| self.vars[i].1)
+        for c in 0..n * n {
+            let digits: Vec<u8> = (1..=n as u8)
+                .filter(|&d| {
+                    let v = self.var_of[c * n + d as usize - 1];
+                    v != 0 && value[v as usize - 1] == Some(true)
+                })
                 .collect();
+            let open = self.start.get(c) == 0;
             match digits[..] {
+                [] if !open => {}
                 [d] => grid.set(c, d),
                 [] => return Err(format!("the model gives {} no digit", cell_name(c, n))),
                 [a, b, ..] => {
@@ -208,9 +234,11 @@ impl Cnf {
 
 /// Reads a SAT solver's output: the SAT competition's (`s SATISFIABLE`, `v` lines of literals,
 /// `c` comments) or MiniSat's result file (`SAT`, then the literals; `UNSAT`; `INDET`). The
-/// model ends at literal 0 (or at the end of the text).
+/// model ends at literal 0 (or at the end of the text). One answer only: a second status line
+/// that differs, a model after UNSATISFIABLE or UNKNOWN, and literals that are not plain
+/// DIMACS numbers (`+5`, `-0`, `007`) are refused where they stand.
 pub fn read_model(text: &str) -> Result<Answer, ModelError> {
-    let mut status = None;
+    let mut status: Option<(Status, usize)> = None;
     let mut lits = Vec::new();
     let mut ended = false;
     for (i, line) in text.lines().enumerate() {
@@ -220,78 +248,80 @@ pub fn read_model(text: &str) -> Result<Answer, ModelError> {
             message,
         };
         let trimmed = line.trim_start();
-        let indent = line.len() - trimmed.len();
+        let indent = line.chars().count() - trimmed.chars().count();
         let first = trimmed.split_whitespace().next().unwrap_or("");
-        let (body, offset) = match first {
+        let said = match first {
             "" | "c" => continue,
-            "s" => {
-                let word = trimmed[1..].trim();
-                status = Some(match word {
-                    "SATISFIABLE" => Status::Sat,
-                    "UNSATISFIABLE" => Status::Unsat,
-                    "UNKNOWN" => Status::Unknown,
-                    _ => {
-                        return Err(err(
-                            indent + 1,
-                            format!(
-                                "unknown status {word:?}: expected SATISFIABLE, UNSATISFIABLE or UNKNOWN"
-                            ),
-                        ))
-                    }
-                });
-                continue;
+            "s" => match trimmed[1..].trim() {
+                "SATISFIABLE" => Some(Status::Sat),
+                "UNSATISFIABLE" => Some(Status::Unsat),
+                "UNKNOWN" => Some(Status::Unknown),
+                word => {
+                    return Err(err(
+                        indent + 1,
+                        format!(
+                        "unknown status {word:?}: expected SATISFIABLE, UNSATISFIABLE or UNKNOWN"
+                    ),
+                    ))
+                }
+            },
+            "SAT" | "SATISFIABLE" => Some(Status::Sat),
+            "UNSAT" | "UNSATISFIABLE" => Some(Status::Unsat),
+            "INDET" | "INDETERMINATE" | "UNKNOWN" => Some(Status::Unknown),
+            _ => None,
+        };
+        if let Some(now) = said {
+            if let Some((before, at)) = status {
+                return Err(err(
+                    indent + 1,
+                    format!(
+                        "a second answer ({}) after line {at}'s ({}): give one solver run's output",
+                        now.name(),
+                        before.name()
+                    ),
+                ));
             }
-            "SAT" | "SATISFIABLE" if status.is_none() && lits.is_empty() => {
-                status = Some(Status::Sat);
-                continue;
+            if now != Status::Sat && !lits.is_empty() {
+                return Err(err(indent + 1, format!("{} after a model", now.name())));
             }
-            "UNSAT" | "UNSATISFIABLE" if status.is_none() => {
-                status = Some(Status::Unsat);
-                continue;
-            }
-            "INDET" | "INDETERMINATE" | "UNKNOWN" if status.is_none() => {
-                status = Some(Status::Unknown);
-                continue;
-            }
+            status = Some((now, i + 1));
+            continue;
+        }
+        let (body, offset) = match first {
             "v" => (&trimmed[1..], indent + 1),
             _ => (trimmed, indent),
         };
+        if let Some((s @ (Status::Unsat | Status::Unknown), _)) = status {
+            return Err(err(indent + 1, format!("a model after {}", s.name())));
+        }
         let mut column = offset;
-        let mut rest = body;
-        while let Some(start) = rest.find(|ch: char| !ch.is_whitespace()) {
-            let token_len = rest[start..]
-                .find(char::is_whitespace)
-                .unwrap_or(rest.len() - start);
-            let token = &rest[start..start + token_len];
-            let at = column + start + 1;
+        for (gap, token) in tokens(body) {
+            let at = column + gap + 1;
+            column += gap + token.chars().count();
             if ended {
                 return Err(err(at, format!("{token:?} after the model's closing 0")));
             }
-            let l: i32 = token.parse().map_err(|_| {
-                err(
-                    at,
-                    format!("{token:?} is not a literal (a whole number such as -12)"),
-                )
+            let l = literal(token).map_err(|why| {
+                let hint = if status.is_none() && lits.is_empty() {
+                    " (MiniSat prints its answer to a result file: `minisat P.cnf RESULT`, \
+                     then --decode RESULT)"
+                } else {
+                    ""
+                };
+                err(at, format!("{token:?} {why}{hint}"))
             })?;
             if l == 0 {
                 ended = true;
             } else {
                 lits.push(l);
             }
-            column += start + token_len;
-            rest = &rest[start + token_len..];
         }
     }
     let last = text.lines().count().max(1);
     match status {
-        Some(Status::Unsat) if !lits.is_empty() => Err(ModelError {
-            line: last,
-            column: 1,
-            message: "an UNSATISFIABLE answer with a model".into(),
-        }),
-        Some(Status::Unsat) => Ok(Answer::Unsat),
-        Some(Status::Unknown) => Ok(Answer::Unknown),
-        Some(Status::Sat) => Ok(Answer::Sat(lits)),
+        Some((Status::Unsat, _)) => Ok(Answer::Unsat),
+        Some((Status::Unknown, _)) => Ok(Answer::Unknown),
+        Some((Status::Sat, _)) => Ok(Answer::Sat(lits)),
         None if !lits.is_empty() => Ok(Answer::Sat(lits)),
         None => Err(ModelError {
             line: last,
@@ -303,11 +333,55 @@ pub fn read_model(text: &str) -> Result<Answer, ModelError> {
     }
 }
 
-#[derive(Clone, Copy)]
+/// The whitespace-separated tokens of `s`, each with the number of characters before it since
+/// the previous token's end.
+fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        let start = rest.find(|ch: char| !ch.is_whitespace())?;
+        let gap = rest[..start].chars().count();
+        let len = rest[start..]
+            .find(char::is_whitespace)
+            .unwrap_or(rest.len() - start);
+        let token = &rest[start..start + len];
+        rest = &rest[start + len..];
+        Some((gap, token))
+    })
+}
+
+/// A DIMACS literal: `0`, or an optional `-` and a number without leading zeros that fits a
+/// variable index; `Err` says why not.
+fn literal(token: &str) -> Result<i32, &'static str> {
+    let digits = token.strip_prefix('-').unwrap_or(token);
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && !(token.starts_with('-') && digits == "0");
+    if !plain {
+        return Err("is not a literal (a whole number such as -12, or 0 to end the model)");
+    }
+    token
+        .parse()
+        .ok()
+        .filter(|l: &i32| *l != i32::MIN)
+        .ok_or("is too large for a variable")
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Status {
     Sat,
     Unsat,
     Unknown,
+}
+
+impl Status {
+    fn name(self) -> &'static str {
+        match self {
+            Status::Sat => "SATISFIABLE",
+            Status::Unsat => "UNSATISFIABLE",
+            Status::Unknown => "UNKNOWN",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -319,8 +393,19 @@ mod tests {
         parse_str(line, None).unwrap().remove(0).grid
     }
 
-    fn satisfies(cnf: &Cnf, value: &[bool]) -> bool {
-        cnf.clauses().all(|cl| {
+    fn clauses(cnf: &Cnf) -> Vec<Vec<i32>> {
+        let mut all = Vec::new();
+        cnf.for_each_clause(|cl| {
+            all.push(cl.to_vec());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(all.len() as u64, cnf.clause_count());
+        all
+    }
+
+    fn satisfies(clauses: &[Vec<i32>], value: &[bool]) -> bool {
+        clauses.iter().all(|cl| {
             cl.iter()
                 .any(|&l| value[l.unsigned_abs() as usize - 1] == (l > 0))
         })
@@ -336,10 +421,11 @@ mod tests {
         assert_eq!(cnf.vars.len(), 16); // 8 open cells of 2 digits each
         let open: Vec<usize> = (0..16).filter(|&c| cnf.start.get(c) == 0).collect();
         assert_eq!(open.len(), 8);
+        let cl = clauses(&cnf);
         let mut models = Vec::new();
         for bits in 0u32..1 << 16 {
             let value: Vec<bool> = (0..16).map(|i| bits >> i & 1 == 1).collect();
-            if satisfies(&cnf, &value) {
+            if satisfies(&cl, &value) {
                 let model: Vec<i32> = (1..=16)
                     .map(|v| if value[v - 1] { v as i32 } else { -(v as i32) })
                     .collect();
@@ -367,7 +453,20 @@ mod tests {
             .iter()
             .map(|&(c, d)| s.get(c as usize) == d)
             .collect();
-        assert!(satisfies(&cnf, &value));
+        let cl = clauses(&cnf);
+        assert!(satisfies(&cl, &value));
+        // No clause twice (a box pair that shares a row or column has its clause there).
+        let mut sorted: Vec<Vec<i32>> = cl
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
+                c.sort();
+                c
+            })
+            .collect();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), cl.len());
         let model: Vec<i32> = (1..=cnf.vars.len() as i32)
             .map(|v| if value[v as usize - 1] { v } else { -v })
             .collect();
@@ -383,7 +482,7 @@ mod tests {
         let header = format!("p cnf {} {}", cnf.vars.len(), cnf.clause_count());
         assert_eq!(text.lines().filter(|l| *l == header).count(), 1);
         assert_eq!(
-            text.lines().filter(|l| l.ends_with(" 0")).count(),
+            text.lines().filter(|l| l.ends_with(" 0")).count() as u64,
             cnf.clause_count()
         );
         assert_eq!(
@@ -446,8 +545,44 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 1));
         assert!(e.message.contains("unknown status"));
         assert!(at("").message.contains("no answer"));
+        // One answer per output, plain DIMACS literals.
+        let e = at("s SATISFIABLE\ns UNSATISFIABLE\n");
+        assert_eq!((e.line, e.column), (2, 1));
+        assert!(e
+            .message
+            .contains("a second answer (UNSATISFIABLE) after line 1's (SATISFIABLE)"));
+        let e = at("s UNSATISFIABLE\nSAT\n1 0\n");
+        assert!(e.message.contains("a second answer"), "{}", e.message);
+        let e = at("s UNKNOWN\nv 1 2 0\n");
+        assert_eq!((e.line, e.column), (2, 1));
+        assert!(e.message.contains("a model after UNKNOWN"), "{}", e.message);
+        assert!(at("v 1 2\ns UNSATISFIABLE\n")
+            .message
+            .contains("UNSATISFIABLE after a model"));
+        for bad in ["+5", "-0", "007", "1e3", "--1"] {
+            let e = at(&format!("SAT\n1 {bad} 0\n"));
+            assert_eq!((e.line, e.column), (2, 3), "{bad}");
+            assert!(
+                e.message.contains("is not a literal"),
+                "{bad}: {}",
+                e.message
+            );
+        }
+        let e = at("SAT\n99999999999 0\n");
+        assert!(
+            e.message.contains("too large for a variable"),
+            "{}",
+            e.message
+        );
+        // Columns count characters; a first line that is no answer hints at MiniSat's file.
+        let e = at("c é\nv é 1\n");
+        assert_eq!((e.line, e.column), (2, 3));
+        assert!(e
+            .message
+            .contains("MiniSat prints its answer to a result file"));
+        assert_eq!(read_model("s SATISFIABLE\n"), Ok(Answer::Sat(vec![])));
         assert!(at("s UNSATISFIABLE\nv 1 0\n")
             .message
-            .contains("with a model"));
+            .contains("a model after UNSATISFIABLE"));
     }
 }
