@@ -1,6 +1,8 @@
 //! Property tests of the puzzle readers: whatever the input and whatever the format asked for,
 //! they return puzzles or an error that names a place, and never panic; every grid written in
-//! any supported layout (gzip-compressed or not) reads back as itself.
+//! any supported layout (gzip-compressed or not) reads back as itself. The reader of SAT
+//! solvers' answers (`cnf --decode`) likewise: an answer or an error that names a place, and a
+//! decoded grid is always a verified solution.
 
 use gpu_sudoku::generate::{puzzle_rng, random_complete};
 use gpu_sudoku::puzzle::{
@@ -272,5 +274,100 @@ proptest! {
             prop_assert_eq!(f.puzzles[0].solution.as_ref(), Some(&s));
             prop_assert_eq!(&f.puzzles[0].extra, "id=1");
         }
+    }
+}
+
+/// The lines `read_model` counts (`str::lines`), for checking the places it names.
+fn model_lines(text: &str) -> Vec<&str> {
+    text.lines().collect()
+}
+
+/// Words a SAT solver's output is made of, for text near the real thing.
+const MODEL_WORDS: &[&str] = &[
+    "s SATISFIABLE",
+    "s UNSATISFIABLE",
+    "s UNKNOWN",
+    "s",
+    "SAT",
+    "UNSAT",
+    "INDET",
+    "v",
+    "c note",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "-2",
+    "17",
+    "+3",
+    "-0",
+    "007",
+    "99999999999",
+    "x",
+    " ",
+    "\t",
+    "\n",
+    "\r\n",
+    "é",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Any text is an answer or an error whose line and column lie in the text.
+    #[test]
+    fn any_solver_output_is_read_or_located(text in "\\PC{0,300}") {
+        check_model_text(&text);
+    }
+
+    #[test]
+    fn solver_like_output_is_read_or_located(words in prop::collection::vec(0usize..MODEL_WORDS.len(), 0..40)) {
+        let text: String = words.iter().map(|&w| MODEL_WORDS[w]).collect::<Vec<_>>().join(" ");
+        check_model_text(&text);
+    }
+
+    /// A puzzle's CNF decodes the model its solution makes to that solution, and any model with
+    /// some literals flipped to a verified solution or a refusal, never a panic.
+    #[test]
+    fn models_decode_to_solutions_or_are_refused(b in 2usize..=3, seed in 0u64..500, flips in prop::collection::vec(any::<u32>(), 0..4)) {
+        use gpu_sudoku::exact::cnf::encode;
+        let (puzzle, solution) = puzzle_and_solution(b, seed);
+        let cnf = encode(&puzzle).expect("a puzzle with a solution has a CNF");
+        let mut model: Vec<i32> = cnf
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, d))| {
+                let v = i as i32 + 1;
+                if solution.get(c as usize) == d { v } else { -v }
+            })
+            .collect();
+        if !model.is_empty() {
+            let decoded = cnf.decode(&puzzle, &model).unwrap();
+            prop_assert_eq!(decoded.cells(), solution.cells());
+        }
+        for f in &flips {
+            if !model.is_empty() {
+                let k = *f as usize % model.len();
+                model[k] = -model[k];
+            }
+        }
+        if let Ok(g) = cnf.decode(&puzzle, &model) {
+            prop_assert!(g.is_solution_of(&puzzle));
+        }
+    }
+}
+
+fn check_model_text(text: &str) {
+    use gpu_sudoku::exact::cnf::read_model;
+    if let Err(e) = read_model(text) {
+        let lines = model_lines(text);
+        assert!(
+            e.line >= 1 && e.line <= lines.len().max(1),
+            "{e:?} in {text:?}"
+        );
+        let width = lines.get(e.line - 1).map_or(0, |l| l.chars().count());
+        assert!(e.column >= 1 && e.column <= width + 1, "{e:?} in {text:?}");
+        assert!(!e.message.is_empty());
     }
 }
