@@ -389,6 +389,17 @@ pub struct InputArgs {
     pub column: Option<String>,
 }
 
+/// The one puzzle a command works on: a puzzle line, or one puzzle of a file.
+#[derive(clap::Args, Debug)]
+pub struct OnePuzzle {
+    /// A puzzle on one line (`53..7....6..195…`) or a puzzle file (`-` = standard input).
+    #[arg(value_name = "PUZZLE_OR_FILE")]
+    pub puzzle: String,
+    /// Which puzzle of the file (0-based, as `puzzle` in the batch JSON).
+    #[arg(long, default_value_t = 0)]
+    pub index: usize,
+}
+
 impl InputArgs {
     pub fn options(&self) -> ReadOptions {
         ReadOptions {
@@ -403,10 +414,11 @@ impl InputArgs {
         read_puzzles_with(path, &self.options())
     }
 
-    /// The one puzzle an argument names: puzzle `index` (0-based) of a file, or the argument
-    /// itself as a puzzle line; with where it came from (`FILE:LINE` or `command line`).
-    pub fn one(&self, arg: &str, index: usize) -> anyhow::Result<(Grid, String)> {
+    /// The one puzzle `which` names: puzzle `index` (0-based) of a file, or the argument itself
+    /// as a puzzle line; with where it came from (`FILE:LINE` or `command line`).
+    pub fn one(&self, which: &OnePuzzle) -> anyhow::Result<(Grid, String)> {
         use anyhow::{bail, Context};
+        let (arg, index) = (which.puzzle.as_str(), which.index);
         if arg == "-" || std::path::Path::new(arg).exists() {
             let f = self.read(arg)?;
             let Some(p) = f.puzzles.get(index) else {

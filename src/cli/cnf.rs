@@ -5,7 +5,7 @@
 //! (its singles contradict, or the solver answered UNSATISFIABLE), 3 when the solver gave no
 //! answer (UNKNOWN, as `solve` gives up), 1 on an error such as a faulty model.
 
-use super::args::InputArgs;
+use super::args::{InputArgs, OnePuzzle};
 use super::output::Output;
 use super::solve::GAVE_UP;
 use anyhow::{bail, ensure, Context, Result};
@@ -19,12 +19,8 @@ const MODEL_LIMIT: u64 = 64 << 20;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A puzzle on one line (`53..7....6..195…`) or a puzzle file (`-` = standard input).
-    #[arg(value_name = "PUZZLE_OR_FILE")]
-    pub puzzle: String,
-    /// Which puzzle of the file (0-based, as `puzzle` in the batch JSON).
-    #[arg(long, default_value_t = 0)]
-    pub index: usize,
+    #[command(flatten)]
+    pub which: OnePuzzle,
     /// Where the CNF goes (`-`: standard output).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub out: String,
@@ -42,8 +38,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         return decode(&a, model);
     }
     let out = Output::new("--out", &a.out);
-    super::output::check(&[&a.puzzle], std::slice::from_ref(&out))?;
-    let (puzzle, source) = a.input.one(&a.puzzle, a.index)?;
+    super::output::check(&[&a.which.puzzle], std::slice::from_ref(&out))?;
+    let (puzzle, source) = a.input.one(&a.which)?;
     let cnf = match encode(&puzzle) {
         Ok(cnf) => cnf,
         Err(e) => {
@@ -79,12 +75,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
 
 fn decode(a: &Args, model: &str) -> Result<ExitCode> {
     ensure!(
-        !(model == "-" && a.puzzle == "-"),
+        !(model == "-" && a.which.puzzle == "-"),
         "standard input can feed the puzzle or the model, not both: give one of them as a file"
     );
     let name = if model == "-" { "<stdin>" } else { model };
     let text = read_capped(model, name)?;
-    let (puzzle, source) = a.input.one(&a.puzzle, a.index)?;
+    let (puzzle, source) = a.input.one(&a.which)?;
     let cnf = match encode(&puzzle) {
         Ok(cnf) => cnf,
         Err(e) => {
@@ -120,9 +116,13 @@ fn decode(a: &Args, model: &str) -> Result<ExitCode> {
 /// The `cnf … --decode MODEL` command for the puzzle `a` names, each argument quoted for the
 /// shell where it needs it.
 fn decode_command(a: &Args) -> String {
-    let mut words = vec!["gpu-sudoku".to_string(), "cnf".into(), quote(&a.puzzle)];
-    if a.index != 0 {
-        words.push(format!("--index {}", a.index));
+    let mut words = vec![
+        "gpu-sudoku".to_string(),
+        "cnf".into(),
+        quote(&a.which.puzzle),
+    ];
+    if a.which.index != 0 {
+        words.push(format!("--index {}", a.which.index));
     }
     if let Some(size) = a.input.size {
         words.push(format!("--size {size}"));
@@ -136,7 +136,7 @@ fn decode_command(a: &Args) -> String {
     }
     words.push("--decode MODEL".into());
     let command = words.join(" ");
-    if a.puzzle == "-" {
+    if a.which.puzzle == "-" {
         format!("{command} (with the same puzzle on standard input)")
     } else {
         command

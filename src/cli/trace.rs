@@ -6,7 +6,7 @@
 //! `--algo rfss`: the species-proportion history of one RFSS run (Horn's Fig. 3), sampled every
 //! `--every` generations; `--csv` writes every species' proportion at every sample.
 
-use super::args::InputArgs;
+use super::args::{InputArgs, OnePuzzle};
 use super::batch::Algo;
 use super::ilca_args::IlcaArgs;
 use super::output::Output;
@@ -43,12 +43,8 @@ macro_rules! tout {
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A puzzle on one line (`53..7....6..195…`) or a puzzle file (`-` = standard input).
-    #[arg(value_name = "PUZZLE_OR_FILE")]
-    pub puzzle: String,
-    /// Which puzzle of the file (0-based, as `puzzle` in the batch JSON).
-    #[arg(long, default_value_t = 0)]
-    pub index: usize,
+    #[command(flatten)]
+    pub which: OnePuzzle,
     /// Which run (0-based): with the same seed, the same instance as in `batch` (ILCA only).
     #[arg(long, default_value_t = 0)]
     pub run: usize,
@@ -80,9 +76,9 @@ pub struct Args {
 /// (before any work).
 fn load(a: &Args) -> Result<(Grid, String)> {
     if let Some(path) = &a.csv {
-        super::output::check(&[&a.puzzle], &[Output::new("--csv", path)])?;
+        super::output::check(&[&a.which.puzzle], &[Output::new("--csv", path)])?;
     }
-    a.input.one(&a.puzzle, a.index)
+    a.input.one(&a.which)
 }
 
 /// The grid with changed cells in brackets.
@@ -126,14 +122,14 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let params = a.ilca.params()?;
     let (puzzle, origin) = load(&a)?;
-    let start = trace::start(&puzzle, &params, a.index, a.run)?;
+    let start = trace::start(&puzzle, &params, a.which.index, a.run)?;
     let b = start.b;
     let n = b * b;
     let cells = n * n;
     tln!(
         "ILCA trace of {} (puzzle {}, run {}): {}",
         origin,
-        a.index,
+        a.which.index,
         a.run,
         super::ilca_args::describe(&params, a.ilca.preset_name(&params))
     );
@@ -166,7 +162,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         h.push('\n');
         h
     });
-    let end = trace::record(&puzzle, &params, a.index, a.run, |s| {
+    let end = trace::record(&puzzle, &params, a.which.index, a.run, |s| {
         let info = &s.info;
         tln!(
             "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}{}",
@@ -260,7 +256,7 @@ fn run_rfss(a: Args) -> Result<ExitCode> {
     let t = gpu_sudoku::rfss::trace(&puzzle, &params, every)?;
     tln!(
         "RFSS trace of {origin} (puzzle {}): {} species, max-generations {}, underflow {} below 2^-{}, sampled every {every} generations",
-        a.index,
+        a.which.index,
         t.species.len(),
         params.max_generations,
         params.underflow,

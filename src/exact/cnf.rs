@@ -2,14 +2,14 @@
 //! that the exact solver can be set beside any SAT solver on the same puzzles (and every grid a
 //! SAT solver reports is verified like the engine's own).
 //!
-//! The encoding: naked and hidden singles ([`singles`]) are placed first; then one variable per
+//! The encoding: naked and hidden singles ([`super::singles`]) are placed first; then one variable per
 //! (open cell, digit) that the singles leave possible, numbered in cell order (row-major), digits
 //! ascending within a cell. Clauses: every open cell takes at least one and at most one
 //! (pairwise) of its digits; every digit a unit (row, column, box) has not placed goes into at
 //! least one and at most one (pairwise) of the unit's cells that allow it. The CNF's models are
 //! exactly the puzzle's solutions (tested by enumeration).
 
-use super::propagate::{singles, Contradiction};
+use super::propagate::{singles_candidates, Contradiction};
 use crate::puzzle::{cell_name, symbol_for, Grid};
 use std::io::{self, Write};
 
@@ -46,13 +46,7 @@ pub struct ModelError {
 /// The CNF of `puzzle`, or the contradiction its singles reach (the puzzle has no solution).
 pub fn encode(puzzle: &Grid) -> Result<Cnf, Contradiction> {
     let geo = puzzle.geometry();
-    let full = u64::MAX >> (64 - geo.n);
-    let mut mask: Vec<u64> = puzzle
-        .cells()
-        .iter()
-        .map(|&v| if v == 0 { full } else { 1u64 << (v - 1) })
-        .collect();
-    singles(geo, &mut mask)?;
+    let mask = singles_candidates(puzzle)?;
     let mut start = puzzle.clone();
     let mut vars = Vec::new();
     let mut var_of = vec![0i32; geo.cells * geo.n];

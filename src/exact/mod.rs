@@ -33,7 +33,8 @@ mod restarts;
 mod search;
 
 pub use propagate::{
-    logic_candidates, place_by_logic, place_singles, probe, singles, Contradiction, Probe,
+    logic_candidates, place_by_logic, place_singles, probe, singles, singles_candidates,
+    Contradiction, Probe,
 };
 pub use restarts::{luby, Restarts};
 

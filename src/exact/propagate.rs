@@ -41,6 +41,19 @@ impl std::fmt::Display for Contradiction {
 /// `puzzle` with every naked and hidden single placed (see [`singles`]), or the contradiction
 /// the singles reach.
 pub fn place_singles(puzzle: &Grid) -> Result<Grid, Contradiction> {
+    let mask = singles_candidates(puzzle)?;
+    let mut out = puzzle.clone();
+    for (c, &m) in mask.iter().enumerate() {
+        if m.count_ones() == 1 {
+            out.set(c, m.trailing_zeros() as u8 + 1);
+        }
+    }
+    Ok(out)
+}
+
+/// Per cell, the digits naked and hidden singles leave possible (bit d for digit d + 1; see
+/// [`singles`]), or the contradiction they reach.
+pub fn singles_candidates(puzzle: &Grid) -> Result<Vec<u64>, Contradiction> {
     let geo = puzzle.geometry();
     let full = u64::MAX >> (64 - geo.n);
     let mut mask: Vec<u64> = puzzle
@@ -49,13 +62,7 @@ pub fn place_singles(puzzle: &Grid) -> Result<Grid, Contradiction> {
         .map(|&v| if v == 0 { full } else { 1u64 << (v - 1) })
         .collect();
     singles(geo, &mut mask)?;
-    let mut out = puzzle.clone();
-    for (c, &m) in mask.iter().enumerate() {
-        if m.count_ones() == 1 {
-            out.set(c, m.trailing_zeros() as u8 + 1);
-        }
-    }
-    Ok(out)
+    Ok(mask)
 }
 
 /// `puzzle` with every cell placed that the strong propagation fixes ([`Propagation::Strong`]:
