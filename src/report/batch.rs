@@ -620,7 +620,9 @@ fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
                 line: f.lines[puzzle],
                 runs: p.runs,
                 solved: p.solved.values().sum(),
-                tts99: tts99_of_counts(&p.solved, p.runs).filter(|_| !f.ignores_seed),
+                // One run's "TTS99" would be its step count (as for the median over puzzles).
+                tts99: tts99_of_counts(&p.solved, p.runs)
+                    .filter(|_| !f.ignores_seed && p.runs >= 2),
                 solved_as_file: file_solution.as_ref().map(|_| p.as_file),
                 file_solution,
                 extra: f.extras.get(&puzzle).cloned(),
@@ -1073,10 +1075,18 @@ mod tests {
         assert_eq!(v["schema"], SCHEMA);
         assert_eq!(v["preset"], "alg1");
         assert_eq!(v["files"][0]["puzzles"][0]["solved"], 1);
-        assert_eq!(
-            v["files"][0]["puzzles"][1]["tts99"],
-            serde_json::Value::Null
-        );
+        // One run per puzzle: no TTS99 per puzzle (it would be the run's step count).
+        for p in 0..2 {
+            assert_eq!(
+                v["files"][0]["puzzles"][p]["tts99"],
+                serde_json::Value::Null
+            );
+        }
+        // Two runs, solved at steps 4 and 6: p(6) = 1, so TTS99 = 6 (at 4: 4·ln 0.01/ln 0.5).
+        let two = file("b", vec![inst(0, 0, true, 4), inst(0, 1, true, 6)], 10);
+        let w: serde_json::Value =
+            serde_json::from_str(&batch_json(&two_runs(serde_json::json!({})), &[two])).unwrap();
+        assert_eq!(w["files"][0]["puzzles"][0]["tts99"]["steps"], 6.0);
         let csv = instances_csv(&info, &[f]);
         assert_eq!(csv.lines().count(), 3);
         assert!(csv.starts_with(

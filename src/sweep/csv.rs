@@ -77,18 +77,25 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else {
+    let Some((header_at, header)) = lines.next() else {
         bail!("{name}: empty file (expected the sweep CSV header `{CSV_HEADER}`)");
     };
     let header = header.trim();
+    let headers = [CSV_HEADER, CSV_HEADER_V2, CSV_HEADER_V1];
     ensure!(
-        [CSV_HEADER, CSV_HEADER_V2, CSV_HEADER_V1].contains(&header),
-        "{name}:1: not a sweep CSV: the header must be `{CSV_HEADER}`"
+        headers.contains(&header),
+        "{name}:{}: not a sweep CSV: the header must be `{CSV_HEADER}`",
+        header_at + 1
     );
     let columns = header.split(',').count();
     let mut rows = Vec::new();
+    let mut row_lines = Vec::new();
     for (ln, line) in lines {
         let ln = ln + 1;
+        ensure!(
+            !headers.contains(&line.trim()),
+            "{name}:{ln}: a second header: two CSVs joined? plot each sweep's CSV on its own"
+        );
         let f: Vec<&str> = line.split(',').collect();
         ensure!(
             f.len() == columns,
@@ -265,6 +272,88 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             }
         }
         rows.push(row);
+        row_lines.push(ln);
     }
+    check_one_sweep(name, &rows, &row_lines)?;
     Ok(rows)
+}
+
+/// Refuses rows that cannot come from one sweep (`lines`: each row's line): a sweep of another
+/// parameter, a row that repeats an earlier one's setting, group and label (a CSV holding a
+/// sweep twice, or two sweeps of overlapping files), and a setting held fixed that changes (the
+/// figures would name one value for all). Of lr, lp and lp/lr, a sweep of one of them holds
+/// one of the other two (the third follows); a sweep of none holds all three.
+fn check_one_sweep(name: &str, rows: &[Row], lines: &[usize]) -> Result<()> {
+    let Some(first) = rows.iter().position(|r| r.role == Role::Sweep) else {
+        return Ok(());
+    };
+    let swept: Vec<Param> = rows[first]
+        .swept
+        .split('+')
+        .map(|s| Param::from_name(s).expect("checked when read"))
+        .collect();
+    let mut seen = std::collections::HashMap::new();
+    for (r, &ln) in rows.iter().zip(lines) {
+        ensure!(
+            r.swept == rows[first].swept,
+            "{name}:{ln}: a row of a sweep of {} after rows of a sweep of {} (line {}): plot one \
+             sweep at a time",
+            r.swept,
+            rows[first].swept,
+            lines[first]
+        );
+        let key = (
+            r.role,
+            Param::ALL.map(|p| r.point.get(p).to_bits()),
+            r.group,
+            r.label.clone(),
+        );
+        if let Some(before) = seen.insert(key, ln) {
+            bail!(
+                "{name}:{ln}: repeats line {before} (the same setting, {} and {}): a sweep written \
+                 twice, or two sweeps of the same files? plot each sweep's CSV on its own",
+                r.group.name(),
+                r.label
+            );
+        }
+    }
+    let sweep: Vec<(&Row, usize)> = rows
+        .iter()
+        .zip(lines.iter().copied())
+        .filter(|(r, _)| r.role == Role::Sweep)
+        .collect();
+    let changes = |p: Param| {
+        sweep
+            .iter()
+            .find(|(r, _)| r.point.get(p).to_bits() != sweep[0].0.point.get(p).to_bits())
+    };
+    let rates = [Param::Lr, Param::Lp, Param::Ratio];
+    let swept_rates = rates.iter().filter(|p| swept.contains(p)).count();
+    let held: Vec<Param> = [Param::Lr, Param::Lp, Param::Ratio, Param::Sr, Param::Steps]
+        .into_iter()
+        .filter(|p| !swept.contains(p))
+        .collect();
+    for p in held {
+        let Some((r, ln)) = changes(p) else { continue };
+        let is_rate = rates.contains(&p);
+        // A sweep of one rate holds one of the other two; the third may follow from them.
+        let derived = is_rate
+            && swept_rates == 1
+            && rates
+                .iter()
+                .any(|&q| q != p && !swept.contains(&q) && changes(q).is_none());
+        if derived || (is_rate && swept_rates >= 2) {
+            continue;
+        }
+        bail!(
+            "{name}:{ln}: {} = {} here but {} at line {}, and the sweep of {} holds it fixed: \
+             rows of different sweeps? plot each sweep's CSV on its own",
+            p.symbol(),
+            crate::plot::fmt_num(r.point.get(p)),
+            crate::plot::fmt_num(sweep[0].0.point.get(p)),
+            sweep[0].1,
+            rows[first].swept
+        );
+    }
+    Ok(())
 }

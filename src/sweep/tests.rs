@@ -383,3 +383,84 @@ fn subtitles_name_fixed_parameters_exactly() {
         "{s}"
     );
 }
+
+/// Rows that cannot come from one sweep are refused where they stand: a repeated row (a sweep
+/// written twice, two sweeps of the same files), a setting held fixed that changes, a sweep of
+/// another parameter, a second header. A rate that follows from the two others may change.
+#[test]
+fn rows_of_one_sweep_only() {
+    let at = |sr: u32, lr: f64, lp: f64, steps: u32| Row {
+        swept: "sr".into(),
+        role: Role::Sweep,
+        point: Point {
+            lr,
+            lp,
+            ratio: lp / lr,
+            sr,
+            steps,
+        },
+        group: Group::File,
+        label: "hard".into(),
+        d_lo: None,
+        d_hi: None,
+        puzzles: 10,
+        instances: 20,
+        solved: 5,
+        mean_steps_solved: Some(40.0),
+        fixed: None,
+    };
+    let csv = |rows: &[Row]| {
+        let lines: Vec<String> = rows.iter().map(Row::csv_line).collect();
+        format!("{CSV_HEADER}\n{}\n", lines.join("\n"))
+    };
+    let err = |rows: &[Row]| parse_csv("x.csv", &csv(rows)).unwrap_err().to_string();
+    let a = at(10, 1.0, 1.0, 250);
+    assert_eq!(
+        parse_csv("x.csv", &csv(&[a.clone(), at(20, 1.0, 1.0, 250)]))
+            .unwrap()
+            .len(),
+        2
+    );
+    let e = err(&[a.clone(), at(20, 1.0, 1.0, 250), a.clone()]);
+    assert!(
+        e.starts_with("x.csv:4: repeats line 2 (the same setting, file and hard)"),
+        "{e}"
+    );
+    let e = err(&[a.clone(), at(20, 0.5, 1.0, 250)]);
+    assert!(
+        e.starts_with("x.csv:3: lr = 0.5 here but 1 at line 2, and the sweep of sr holds it fixed"),
+        "{e}"
+    );
+    let e = err(&[a.clone(), at(20, 1.0, 1.0, 300)]);
+    assert!(
+        e.contains("x.csv:3: max steps = 300 here but 250 at line 2"),
+        "{e}"
+    );
+    let mut other = at(20, 1.0, 1.0, 250);
+    other.swept = "lr".into();
+    let e = err(&[a.clone(), other]);
+    assert!(
+        e.contains("x.csv:3: a row of a sweep of lr after rows of a sweep of sr (line 2)"),
+        "{e}"
+    );
+    let e = parse_csv(
+        "x.csv",
+        &format!("{}{}", csv(&[a.clone()]), csv(&[at(20, 1.0, 1.0, 250)])),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.starts_with("x.csv:3: a second header"), "{e}");
+    let e = parse_csv("x.csv", "\nswept,role\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("x.csv:2: not a sweep CSV"), "{e}");
+    // A sweep of lr at a fixed lp/lr: lp follows lr. At a fixed lp: the ratio follows.
+    let lr_sweep = |lr: f64, lp: f64| Row {
+        swept: "lr".into(),
+        ..at(10, lr, lp, 250)
+    };
+    assert!(parse_csv("x.csv", &csv(&[lr_sweep(0.5, 0.5), lr_sweep(1.0, 1.0)])).is_ok());
+    assert!(parse_csv("x.csv", &csv(&[lr_sweep(0.5, 1.0), lr_sweep(1.0, 1.0)])).is_ok());
+    let e = err(&[lr_sweep(0.5, 0.5), lr_sweep(1.0, 2.0)]);
+    assert!(e.contains("x.csv:3: lp = 2 here but 0.5 at line 2"), "{e}");
+}
