@@ -445,7 +445,11 @@ fn rows_of_one_sweep_only() {
     );
     let e = parse_csv(
         "x.csv",
-        &format!("{}{}", csv(&[a.clone()]), csv(&[at(20, 1.0, 1.0, 250)])),
+        &format!(
+            "{}{}",
+            csv(std::slice::from_ref(&a)),
+            csv(&[at(20, 1.0, 1.0, 250)])
+        ),
     )
     .unwrap_err()
     .to_string();
