@@ -10,6 +10,7 @@ use super::output::Output;
 use super::solve::GAVE_UP;
 use anyhow::{bail, ensure, Context, Result};
 use gpu_sudoku::exact::cnf::{encode, read_model, Answer};
+use gpu_sudoku::puzzle::Format;
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -48,8 +49,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
     };
     let n = puzzle.side();
-    let open = cnf.start.cells().iter().filter(|&&v| v == 0).count();
-    let blanks = puzzle.cells().iter().filter(|&&v| v == 0).count();
+    let open = n * n - cnf.start.clue_count();
+    let blanks = n * n - puzzle.clue_count();
     let comments = [
         format!(
             "gpu-sudoku cnf: {source}, {n}x{n}, {blanks} blank cells, {open} open after naked and hidden singles"
@@ -91,14 +92,16 @@ fn decode(a: &Args, model: &str) -> Result<ExitCode> {
     let answer = read_model(&text)
         .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {}", e.line, e.column, e.message))?;
     match answer {
-        Answer::Sat(lits) if lits.is_empty() && !cnf.vars.is_empty() => bail!(
-            "{name}: SATISFIABLE, but the answer holds no model (no `v` lines): run the SAT solver \
-             so that it prints one"
-        ),
         Answer::Sat(lits) => {
-            let grid = cnf.decode(&puzzle, &lits).map_err(|e| {
-                anyhow::anyhow!("{name}: {e} (is it the answer for this puzzle's CNF?)")
-            })?;
+            // A model that does not fit may be another puzzle's (no model: nothing to ask).
+            let ask = if lits.is_empty() {
+                ""
+            } else {
+                " (is it the answer for this puzzle's CNF?)"
+            };
+            let grid = cnf
+                .decode(&puzzle, &lits)
+                .map_err(|e| anyhow::anyhow!("{name}: {e}{ask}"))?;
             outln!("{}", grid.to_line());
             Ok(ExitCode::SUCCESS)
         }
@@ -127,9 +130,8 @@ fn decode_command(a: &Args) -> String {
     if let Some(size) = a.input.size {
         words.push(format!("--size {size}"));
     }
-    let format = a.input.format.to_string();
-    if format != "auto" {
-        words.push(format!("--format {format}"));
+    if a.input.format != Format::Auto {
+        words.push(format!("--format {}", a.input.format));
     }
     if let Some(column) = &a.input.column {
         words.push(format!("--column {}", quote(column)));

@@ -177,8 +177,8 @@ impl Cnf {
     pub fn decode(&self, puzzle: &Grid, model: &[i32]) -> Result<Grid, String> {
         if model.is_empty() && !self.vars.is_empty() {
             return Err(
-                "the answer holds no model (no `v` lines): run the SAT solver so that \
-                        it prints one"
+                "SATISFIABLE, but the answer holds no model (no `v` lines): run the \
+                        SAT solver so that it prints one"
                     .into(),
             );
         }

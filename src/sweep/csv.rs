@@ -287,11 +287,6 @@ fn check_one_sweep(name: &str, rows: &[Row], lines: &[usize]) -> Result<()> {
     let Some(first) = rows.iter().position(|r| r.role == Role::Sweep) else {
         return Ok(());
     };
-    let swept: Vec<Param> = rows[first]
-        .swept
-        .split('+')
-        .map(|s| Param::from_name(s).expect("checked when read"))
-        .collect();
     let mut seen = std::collections::HashMap::new();
     for (r, &ln) in rows.iter().zip(lines) {
         ensure!(
@@ -317,6 +312,7 @@ fn check_one_sweep(name: &str, rows: &[Row], lines: &[usize]) -> Result<()> {
             );
         }
     }
+    let swept = super::figures::axes(rows)?;
     let sweep: Vec<(&Row, usize)> = rows
         .iter()
         .zip(lines.iter().copied())
