@@ -53,6 +53,7 @@ pub mod exact;
 pub mod generate;
 pub mod gpu;
 pub mod ilca;
+pub mod job;
 pub mod limits;
 pub mod param;
 pub mod plot;

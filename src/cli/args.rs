@@ -4,10 +4,12 @@
 use super::output::Output;
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::choice::Choice;
+use gpu_sudoku::job;
 use gpu_sudoku::param::ParamError;
 use gpu_sudoku::puzzle::{
     parse_str, read_puzzles_with, Format, Grid, ParseError, PuzzleFile, ReadOptions,
 };
+use gpu_sudoku::shard::Shard;
 
 /// A clap parser for a [`Choice`]: its names as the possible values, each with its help line.
 pub fn choice<T: Choice + Clone>() -> impl clap::builder::TypedValueParser<Value = T> {
@@ -35,87 +37,19 @@ pub struct DeviceArgs {
 impl DeviceArgs {
     /// Opens the device; when `auto` falls back to the CPU, says why on stderr (one line).
     pub fn open(&self) -> anyhow::Result<Device> {
-        if let Some(list) = self.adapter.as_deref().filter(|a| Self::several(a)) {
-            anyhow::bail!(
-                "--adapter {list}: this command runs on one adapter (batch and sweep take several)"
-            );
-        }
-        if let (Backend::Cpu, Some(a)) = (self.backend, &self.adapter) {
-            anyhow::bail!("--adapter {a} names a GPU adapter; it does not go with --backend cpu");
-        }
-        let (device, note) = Device::open(self.backend, self.adapter.as_deref()).map_err(|e| {
-            match &self.adapter {
-                Some(a) => e.context(format!("--backend {} --adapter {a}", self.backend)),
-                None => e.context(format!("--backend {}", self.backend)),
-            }
-        })?;
+        let (device, note) = job::devices::open_one(self.backend, self.adapter.as_deref())?;
         if let Some(why) = note {
             errln!("{}", fallback_note(&why));
         }
         Ok(device)
     }
-}
-
-impl DeviceArgs {
-    fn several(adapter: &str) -> bool {
-        adapter == "all" || adapter.contains(',')
-    }
 
     /// The devices: the one [`DeviceArgs::open`] gives, or with `--adapter all` or a list
     /// (`0,2`) every GPU adapter named.
     pub fn open_many(&self) -> anyhow::Result<Vec<Device>> {
-        let Some(list) = self.adapter.as_deref().filter(|a| Self::several(a)) else {
-            return Ok(vec![self.open()?]);
-        };
-        if self.backend == Backend::Cpu {
-            anyhow::bail!("--adapter {list} names GPU adapters; it does not go with --backend cpu");
-        }
-        let picks: Vec<String> = if list == "all" {
-            (0..gpu_sudoku::gpu::list_adapters().len())
-                .map(|i| i.to_string())
-                .collect()
-        } else {
-            list.split(',').map(|p| p.trim().to_string()).collect()
-        };
-        if picks.is_empty() {
-            anyhow::bail!("--adapter {list}: no GPU adapter found");
-        }
-        if let Some(empty) = picks.iter().position(|p| p.is_empty()) {
-            anyhow::bail!("--adapter {list}: entry {} is empty", empty + 1);
-        }
-        // One device once: a list naming an adapter twice (by index or by name) is refused;
-        // `all` skips a GPU it already has through another API (Mesa lists llvmpipe under
-        // Vulkan and again under GL). Adapters are told apart by their index, so identical GPUs
-        // (eight H100s, which some APIs do not tell apart by PCI bus) stay eight.
-        let adapters = gpu_sudoku::gpu::list_adapters();
-        let mut chosen: Vec<(&str, usize)> = Vec::new();
-        for p in &picks {
-            let Some(i) = gpu_sudoku::gpu::adapter_index(&adapters, p) else {
-                // Opening it says what is there.
-                let e = gpu_sudoku::gpu::Gpu::open(Some(p))
-                    .err()
-                    .unwrap_or_else(|| anyhow::anyhow!("no adapter matches {p:?}"));
-                return Err(e.context(format!("--adapter {p}")));
-            };
-            if let Some((first, _)) = chosen.iter().find(|&&(_, j)| j == i) {
-                anyhow::bail!(
-                    "--adapter {list}: {first} and {p} are the same adapter ({}); name each once",
-                    adapters[i].name
-                );
-            }
-            let same_gpu_other_api = |&(_, j): &(&str, usize)| {
-                adapters[j].name == adapters[i].name && adapters[j].backend != adapters[i].backend
-            };
-            if list == "all" && chosen.iter().any(same_gpu_other_api) {
-                continue;
-            }
-            chosen.push((p, i));
-        }
-        let mut devices = Vec::new();
-        for (p, i) in chosen {
-            let g = gpu_sudoku::gpu::Gpu::open(Some(&i.to_string()))
-                .map_err(|e| e.context(format!("--adapter {p}")))?;
-            devices.push(Device::Gpu(Box::new(g)));
+        let (devices, note) = job::devices::open(self.backend, self.adapter.as_deref())?;
+        if let Some(why) = note {
+            errln!("{}", fallback_note(&why));
         }
         Ok(devices)
     }
@@ -216,6 +150,15 @@ impl ReportArgs {
         Ok(())
     }
 
+    /// The report paths given (`-` for standard output), JSON first.
+    pub fn paths(&self) -> Vec<&str> {
+        [&self.json, &self.csv]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect()
+    }
+
     /// Whether a report goes to standard output, so the table must go to standard error.
     pub fn uses_stdout(&self) -> bool {
         [&self.json, &self.csv]
@@ -296,78 +239,35 @@ pub fn refuse_duplicate_labels(paths: &[&str]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `jobs` jobs on every device at once, a worker per device taking the next job, and
-/// hands each result to `finished` on this thread as it comes (so journals and files have one
-/// writer). A job returns its result and how many instances it ran; `usage` adds each device's
-/// instances and busy time. The first error stops the workers and is returned.
-pub fn run_on_devices<T: Send>(
-    devices: &[Device],
-    jobs: usize,
-    usage: &mut [(usize, std::time::Duration)],
-    work: impl Fn(&Device, usize) -> anyhow::Result<(T, usize)> + Sync,
-    mut finished: impl FnMut(usize, T) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::time::{Duration, Instant};
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    type Done<T> = (usize, usize, Duration, anyhow::Result<(T, usize)>);
-    // A rendezvous: a worker whose result is not yet taken waits with it, so a result per
-    // device is held beside the one being handled (what the memory estimates count).
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Done<T>>(0);
-    std::thread::scope(|s| {
-        for (di, device) in devices.iter().enumerate() {
-            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
-            s.spawn(move || loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= jobs || stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let t = Instant::now();
-                let r = work(device, k);
-                let failed = r.is_err();
-                if tx.send((k, di, t.elapsed(), r)).is_err() || failed {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut first_error = None;
-        for (k, di, busy, r) in rx {
-            match r {
-                Ok((t, items)) if first_error.is_none() => {
-                    usage[di].0 += items;
-                    usage[di].1 += busy;
-                    if let Err(e) = finished(k, t) {
-                        stop.store(true, Ordering::Relaxed);
-                        first_error = Some(e);
-                    }
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        first_error.map_or(Ok(()), Err)
-    })
+/// One line per device on stderr: its share of the instances and its busy time (several
+/// devices only).
+pub fn report_usage(devices: &[Device], usage: &[job::devices::Usage]) {
+    for line in job::devices::usage_lines(devices, usage) {
+        errln!("{line}");
+    }
 }
 
-/// One line per device: its share of the instances and its busy time (several devices only).
-pub fn report_usage(devices: &[Device], usage: &[(usize, std::time::Duration)]) {
-    if devices.len() < 2 {
-        return;
-    }
-    let total: usize = usage.iter().map(|u| u.0).sum();
-    for (d, (items, busy)) in devices.iter().zip(usage) {
-        errln!(
-            "{}: {items} instances ({:.1}%), {:.3} s busy, {:.0} instances/s",
-            d.describe(),
-            100.0 * *items as f64 / total.max(1) as f64,
-            busy.as_secs_f64(),
-            *items as f64 / busy.as_secs_f64().max(1e-9)
-        );
+/// How a run is split and kept: its shard, its journal, its chunks (batch, compare and sweep).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct JobArgs {
+    /// Run only shard K of N (0 ≤ K < N): a contiguous part of the work items of about 1/N of
+    /// the cost; `gpu-sudoku merge` joins the N reports into the unsharded one.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Finish the run a killed command with the same options left in the journal beside
+    /// --json (or --csv): its finished chunks are kept, the rest is run.
+    #[arg(long)]
+    pub resume: bool,
+    /// Work items per chunk, the unit of the journal (a killed run loses at most one chunk)
+    /// [default: 16384 instances for batch, 1024 attempts for compare].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub chunk: Option<u32>,
+}
+
+impl JobArgs {
+    /// The chunk size given, or the job's default.
+    pub fn chunk(&self, default: usize) -> usize {
+        self.chunk.map_or(default, |c| c as usize)
     }
 }
 
@@ -401,6 +301,27 @@ pub struct OnePuzzle {
 }
 
 impl InputArgs {
+    /// Reads every file of a run after checking its outputs against them (a bad file fails
+    /// before anything runs); standard input at most once, no file without puzzles.
+    pub fn read_all(
+        &self,
+        paths: &[String],
+        reports: &ReportArgs,
+    ) -> anyhow::Result<Vec<PuzzleFile>> {
+        let given: Vec<&str> = paths.iter().map(String::as_str).collect();
+        refuse_stdin_twice(&given)?;
+        reports.check(&given)?;
+        let mut files = Vec::new();
+        for path in paths {
+            let f = self.read(path)?;
+            if f.puzzles.is_empty() {
+                anyhow::bail!("{path}: no puzzles in the file");
+            }
+            files.push(f);
+        }
+        Ok(files)
+    }
+
     pub fn options(&self) -> ReadOptions {
         ReadOptions {
             side: self.size,

@@ -11,13 +11,13 @@
 use super::args::InputArgs;
 use super::args::{choice, print_table, ReportArgs};
 use super::ilca_args::preset_parser;
-use super::journal::{ChunkReader, Journal, Span};
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::baselines::{self, Budget};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::{self, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance, Prune};
+use gpu_sudoku::job::journal::{ChunkReader, Journal, Span};
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::batch::{csv_field, provenance_here, InputInfo, SCHEMA};
 use gpu_sudoku::report::stats::{median_tts99, tts99, wilson95, Tts};
@@ -252,7 +252,7 @@ struct ChunkDone {
 }
 
 /// Whether a chunk read back from a journal is what this run would have made there: one record
-/// per attempt in order ([`super::journal::check_items`]) of the group's file and algorithm, a
+/// per attempt in order ([`gpu_sudoku::job::journal::check_items`]) of the group's file and algorithm, a
 /// non-negative time. (Hand-edited or damaged records were counted: a missing one, a negative
 /// time, a puzzle beyond the file.)
 fn check_resumed(
@@ -267,7 +267,13 @@ fn check_resumed(
     };
     let held: Vec<(usize, usize)> = c.records.iter().map(|r| (r.puzzle, r.run)).collect();
     let items = c.start..c.end;
-    super::journal::check_items(items.clone(), runs, file.puzzles.len(), &held, "attempt")?;
+    gpu_sudoku::job::journal::check_items(
+        items.clone(),
+        runs,
+        file.puzzles.len(),
+        &held,
+        "attempt",
+    )?;
     for (i, r) in items.zip(&c.records) {
         if r.algo != algo.name() {
             return Err(format!(
@@ -278,7 +284,8 @@ fn check_resumed(
                 algo.name()
             ));
         }
-        super::journal::check_seconds(r.seconds).map_err(|why| format!("attempt {i}: {why}"))?;
+        gpu_sudoku::job::journal::check_seconds(r.seconds)
+            .map_err(|why| format!("attempt {i}: {why}"))?;
     }
     Ok(())
 }
@@ -744,8 +751,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     });
     // Chunks a resumed journal holds, by (group, first attempt): where they lie, their outcomes.
     let mut done: std::collections::HashMap<(usize, usize), Kept> = Default::default();
+    let keep = gpu_sudoku::job::Keep::for_reports(&a.reports.paths(), a.resume);
     let mut journal =
-        super::journal::for_reports::<ChunkDone>(&a.reports, &header, a.resume, |span, c| {
+        keep.open::<ChunkDone>(&header, &super::progress::bar_events(), |span, c| {
             check_resumed(&c, &files, &algos, runs)
                 .map_err(|why| anyhow::anyhow!("{why}"))
                 .with_context(|| {
@@ -759,9 +767,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 .insert((c.group, c.start), Kept::of(&c, Some(span)))
                 .is_none())
         })?;
-    if journal.is_none() && (a.reports.json.is_some() || a.reports.csv.is_some()) {
-        journal = Some(Journal::scratch(&header)?); // every report goes to standard output
-    }
     let pb = super::progress::bar(ranges.iter().map(|r| r.len()).sum(), "compare");
     let tick = || pb.inc(1);
     let mut rows = Vec::new();

@@ -30,7 +30,6 @@ mod compare;
 mod completions;
 mod generate;
 mod ilca_args;
-mod journal;
 mod merge;
 mod output;
 mod plot;

@@ -12,10 +12,10 @@ use std::process::ExitCode;
 
 use super::args::DeviceArgs;
 use super::ilca_args::IlcaFixedArgs;
-use super::journal::Journal;
 use super::plot::FormatArg;
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::ilca::IlcaParams;
+use gpu_sudoku::job::journal::Journal;
 use gpu_sudoku::report::batch::{provenance_here, InputInfo};
 use gpu_sudoku::shard::{self, Shard};
 use gpu_sudoku::sweep::{self, figures, Group, Input, Param, Plan, Sweep, SweepSpec, Values};
@@ -201,7 +201,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .collect();
     // The journal beside the CSV names the run exactly; `--resume` continues only that run.
     let header = journal_header(&a, &spec, &plan, &inputs)?;
-    let journal_path = super::journal::path_for(&a.csv);
+    let journal_path = gpu_sudoku::job::journal::path_for(&a.csv);
     let resuming = a.resume && journal_path.exists();
     if a.resume && !resuming && a.csv.exists() {
         bail!(
@@ -289,8 +289,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let blocks: Vec<&[usize]> = todo.chunks(block).collect();
     let mut waiting = std::collections::BTreeMap::new();
     let mut next_to_write = 0;
-    let mut usage = vec![(0, std::time::Duration::ZERO); devices.len()];
-    super::args::run_on_devices(
+    let mut usage = vec![gpu_sudoku::job::devices::Usage::default(); devices.len()];
+    gpu_sudoku::job::devices::run_chunks(
         &devices,
         blocks.len(),
         &mut usage,

@@ -72,33 +72,24 @@ pub fn check_seconds(seconds: f64) -> std::result::Result<(), String> {
     }
 }
 
-/// The journal of a run whose reports `reports` asks for: beside the first of them that is a
-/// file (none when every report goes to standard output, which `--resume` refuses), opened for
-/// the run `header` names; when resuming, each chunk it already holds goes to `keep`, which
-/// says whether it kept it (the count said counts those).
-pub fn for_reports<C: DeserializeOwned>(
-    reports: &super::args::ReportArgs,
+/// The journal beside report file `report` (none without one, which `resume` refuses), opened
+/// for the run `header` names; when resuming, each chunk it already holds goes to `keep`, which
+/// says whether it kept it. Returns the journal and how many chunks it held.
+pub fn beside<C: DeserializeOwned>(
+    report: Option<&Path>,
     header: &serde_json::Value,
     resume: bool,
     keep: impl FnMut(Span, C) -> Result<bool>,
-) -> Result<Option<Journal>> {
-    let path = [&reports.json, &reports.csv]
-        .into_iter()
-        .flatten()
-        .find(|p| p.as_str() != "-")
-        .map(|p| path_for(Path::new(p)));
-    match path {
-        Some(p) => {
-            let (j, done) = Journal::open(&p, header, resume, keep)?;
-            if resume {
-                errln!("resuming: {done} chunks already done");
-            }
-            Ok(Some(j))
+) -> Result<(Option<Journal>, usize)> {
+    match report {
+        Some(r) => {
+            let (j, done) = Journal::open(&path_for(r), header, resume, keep)?;
+            Ok((Some(j), done))
         }
         None if resume => bail!(
             "--resume continues the journal kept beside --json FILE or --csv FILE: give the same one"
         ),
-        None => Ok(None),
+        None => Ok((None, 0)),
     }
 }
 

@@ -1,0 +1,576 @@
+//! The batch job: ILCA (several runs of each puzzle) or RFSS (deterministic: once) on every
+//! puzzle of one or more files, in chunks over every device, resumable through its journal;
+//! per file the totals and the records the reports are written from.
+//!
+//! ```no_run
+//! use gpu_sudoku::job::{self, batch::{Algorithm, Plan, Request}};
+//! # fn main() -> anyhow::Result<()> {
+//! let file = gpu_sudoku::puzzle::read_puzzles("puzzles/evil.txt", None)?;
+//! let request = Request::ilca(vec![file], Default::default(), 10);
+//! let plan = Plan::new(&request)?;
+//! let (devices, _) = job::devices::open(Default::default(), None)?;
+//! let report = job::batch::run(&plan, &devices, &job::Keep::default(), &job::Quiet)?;
+//! println!("{:.1}%", gpu_sudoku::report::batch::Summary::overall(&report.files).solved_pct);
+//! # Ok(()) }
+//! ```
+
+use super::devices::{run_chunks, Usage};
+use super::journal::{check_items, check_seconds, ChunkReader, Journal, Span};
+use super::{Events, Keep};
+use crate::backend::Device;
+use crate::ilca::{self, Batch, IlcaParams, Instance};
+use crate::puzzle::{Grid, PuzzleFile};
+use crate::report::batch::{BatchInfo, FileResults, InputInfo, Records, Tally};
+use crate::report::InstanceResult;
+use crate::rfss::{self, RfssParams};
+use crate::shard::{self, Shard};
+use anyhow::{bail, Context, Result};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+/// Runs per puzzle when none is given (the paper's 10).
+pub const DEFAULT_RUNS: usize = 10;
+
+/// Instances per chunk when none is given: the unit of the journal (a killed run loses at most
+/// one chunk) and of the work handed to a device.
+pub const DEFAULT_CHUNK: usize = 16_384;
+
+/// Why RFSS runs each puzzle once: the JSON `note`, and the command line's remark.
+pub const RFSS_NOTE: &str =
+    "RFSS is deterministic (no random draws): every run would be identical, so each puzzle runs once";
+
+/// The algorithm a batch runs, with its parameters.
+#[derive(Clone, Debug)]
+pub enum Algorithm {
+    Ilca {
+        params: IlcaParams,
+        /// Runs per puzzle (independent random streams).
+        runs: usize,
+        /// The preset the parameters are, if they are one (reported beside them).
+        preset: Option<&'static str>,
+    },
+    Rfss(RfssParams),
+}
+
+impl Algorithm {
+    /// "ilca" or "rfss", as the reports name it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::Ilca { .. } => "ilca",
+            Algorithm::Rfss(_) => "rfss",
+        }
+    }
+
+    /// Runs per puzzle (RFSS: 1).
+    pub fn runs(&self) -> usize {
+        match self {
+            Algorithm::Ilca { runs, .. } => *runs,
+            Algorithm::Rfss(_) => 1,
+        }
+    }
+
+    /// Whether a further run of a puzzle would repeat the first (no TTS99 then).
+    pub fn ignores_seed(&self) -> bool {
+        match self {
+            Algorithm::Ilca { params, .. } => params.ignores_seed(),
+            Algorithm::Rfss(_) => true,
+        }
+    }
+
+    /// The step (generation) limit of an instance.
+    fn limit(&self) -> u32 {
+        match self {
+            Algorithm::Ilca { params, .. } => params.steps,
+            Algorithm::Rfss(p) => p.max_generations,
+        }
+    }
+
+    /// The parameters as the reports and the journal write them.
+    pub fn params_json(&self) -> serde_json::Value {
+        match self {
+            Algorithm::Ilca { params, .. } => serde_json::to_value(params),
+            Algorithm::Rfss(params) => serde_json::to_value(params),
+        }
+        .expect("parameters serialise")
+    }
+}
+
+/// A batch to run: the files (read and checked), the algorithm, which shard of the work, the
+/// chunk size, and the command line that asked for it (for the reports).
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub files: Vec<PuzzleFile>,
+    pub algorithm: Algorithm,
+    pub shard: Option<Shard>,
+    pub chunk: usize,
+    pub command: Vec<String>,
+}
+
+impl Request {
+    /// ILCA with `params`, `runs` runs of each puzzle (one for a setting that ignores the
+    /// seed, whose further runs would repeat the first), the whole run in chunks of the default
+    /// size.
+    pub fn ilca(files: Vec<PuzzleFile>, params: IlcaParams, runs: usize) -> Request {
+        let runs = if params.ignores_seed() { 1 } else { runs };
+        Request {
+            files,
+            algorithm: Algorithm::Ilca {
+                preset: crate::ilca::presets::Preset::paper_setting_of(&params).map(|p| p.name),
+                params,
+                runs,
+            },
+            shard: None,
+            chunk: DEFAULT_CHUNK,
+            command: Vec::new(),
+        }
+    }
+
+    /// RFSS with `params` on every puzzle once.
+    pub fn rfss(files: Vec<PuzzleFile>, params: RfssParams) -> Request {
+        Request {
+            files,
+            algorithm: Algorithm::Rfss(params),
+            shard: None,
+            chunk: DEFAULT_CHUNK,
+            command: Vec::new(),
+        }
+    }
+}
+
+/// A request laid out: each file's items (puzzle × run) this process runs.
+pub struct Plan<'a> {
+    pub request: &'a Request,
+    /// Per file, the items of this shard (item i is puzzle i / runs, run i % runs).
+    pub ranges: Vec<Range<usize>>,
+    /// Items over all files.
+    pub items: u64,
+    /// Cells of the largest grid (what a record weighs).
+    pub cells: usize,
+}
+
+impl<'a> Plan<'a> {
+    /// Refuses an empty file and a shard count above the items.
+    pub fn new(request: &'a Request) -> Result<Plan<'a>> {
+        if request.chunk == 0 {
+            bail!("--chunk must be at least 1");
+        }
+        for f in &request.files {
+            if f.puzzles.is_empty() {
+                bail!("{}: no puzzles in the file", f.path);
+            }
+        }
+        let alg = &request.algorithm;
+        // Expected cost of one item: cells × steps (RFSS: × species per cell).
+        let cost_each = |f: &PuzzleFile| -> u64 {
+            let cells = (f.b as u64).pow(4);
+            match alg {
+                Algorithm::Ilca { params, .. } => cells * params.steps as u64,
+                Algorithm::Rfss(p) => cells * (f.b as u64).pow(2) * p.max_generations as u64,
+            }
+        };
+        let groups: Vec<(usize, u64)> = request
+            .files
+            .iter()
+            .map(|f| (f.puzzles.len() * alg.runs(), cost_each(f)))
+            .collect();
+        let what = if alg.runs() == 1 {
+            "instances (puzzles)"
+        } else {
+            "instances (puzzles × runs)"
+        };
+        let ranges = shard::ranges(&groups, request.shard, what)?;
+        Ok(Plan {
+            items: ranges.iter().map(|r| r.len() as u64).sum(),
+            cells: request.files.iter().map(|f| f.b.pow(4)).max().unwrap_or(81),
+            ranges,
+            request,
+        })
+    }
+
+    /// What a record weighs on disk (journal, JSON, CSV).
+    pub fn record_bytes(&self) -> crate::limits::RecordBytes {
+        let detailed = matches!(self.request.algorithm, Algorithm::Rfss(_));
+        crate::limits::RecordBytes::per_instance(self.cells, detailed)
+    }
+
+    /// Refuses a run whose chunks in flight (one per device, and one being written) would not
+    /// fit in memory.
+    pub fn check_memory(&self, devices: usize) -> Result<()> {
+        use crate::limits;
+        let in_flight = (self.request.chunk as u64)
+            .min(self.items)
+            .saturating_mul(devices as u64 + 1);
+        limits::check_memory(
+            in_flight,
+            limits::held_bytes_per_instance(self.cells),
+            "the chunks in flight; finished records wait on disk",
+            limits::available_memory(),
+            "use a smaller --chunk",
+        )
+    }
+
+    /// The journal's header: names the run exactly, so only its own journal resumes it.
+    fn header(&self) -> serde_json::Value {
+        let r = self.request;
+        serde_json::json!({
+            "tool": "gpu-sudoku",
+            "version": env!("CARGO_PKG_VERSION"),
+            "algorithm": r.algorithm.name(),
+            "params": r.algorithm.params_json(),
+            "runs": r.algorithm.runs(),
+            "inputs": r.files.iter().map(InputInfo::of_file).collect::<Vec<_>>(),
+            "shard": r.shard,
+            "chunk": r.chunk,
+        })
+    }
+}
+
+/// A finished batch: per file its totals and records, what each device did, and the journal
+/// its records wait in until the reports are written ([`Report::finish`]).
+pub struct Report {
+    pub algorithm: Algorithm,
+    pub files: Vec<FileResults>,
+    pub inputs: Vec<InputInfo>,
+    pub shard: Option<Shard>,
+    pub command: Vec<String>,
+    /// "cpu" or "gpu" (the first device's).
+    pub backend: &'static str,
+    /// The adapter (or adapters) it ran on; `None` on the CPU.
+    pub adapter: Option<String>,
+    pub usage: Vec<Usage>,
+    pub provenance: serde_json::Value,
+    journal: Option<Journal>,
+}
+
+impl Report {
+    /// The report's header fields, as the JSON and CSV writers take them.
+    pub fn info(&self) -> BatchInfo<'_> {
+        let (preset, seed, note) = match &self.algorithm {
+            Algorithm::Ilca { params, preset, .. } => (*preset, Some(params.seed), None),
+            Algorithm::Rfss(_) => (None, None, Some(RFSS_NOTE)),
+        };
+        BatchInfo {
+            algorithm: self.algorithm.name(),
+            preset,
+            command: &self.command,
+            backend: self.backend,
+            adapter: self.adapter.as_deref(),
+            runs: self.algorithm.runs(),
+            seed,
+            note,
+            params: self.algorithm.params_json(),
+            inputs: self.inputs.clone(),
+            shard: self.shard,
+            provenance: self.provenance.clone(),
+        }
+    }
+
+    /// The JSON report.
+    pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        crate::report::batch::write_batch_json(&self.info(), &self.files, w)
+    }
+
+    /// The CSV of instances.
+    pub fn write_csv(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        crate::report::batch::write_instances_csv(&self.info(), &self.files, w)
+    }
+
+    /// Every record, file by file in (puzzle, run) order, with its file's index.
+    pub fn each_record(
+        &self,
+        visit: &mut dyn FnMut(usize, InstanceResult) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        for (fi, f) in self.files.iter().enumerate() {
+            f.records.for_each(&mut |r| visit(fi, r))?;
+        }
+        Ok(())
+    }
+
+    /// The reports are written: the journal goes.
+    pub fn finish(mut self) -> Result<()> {
+        self.files.clear(); // they read the journal
+        match self.journal.take() {
+            Some(j) => j.finish(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One finished chunk of a file's items, as the journal holds it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ChunkDone {
+    file: usize,
+    start: usize,
+    end: usize,
+    wall_s: f64,
+    results: Vec<InstanceResult>,
+    details: BTreeMap<usize, serde_json::Value>,
+}
+
+/// What a file has so far: totals of its finished chunks, the algorithm's details, where the
+/// journal holds each chunk's records (by first item), which chunks are done, their wall time.
+#[derive(Default)]
+struct Kept {
+    tally: Tally,
+    details: BTreeMap<usize, serde_json::Value>,
+    spans: Vec<(usize, Span)>,
+    done: BTreeSet<usize>,
+    wall: Duration,
+}
+
+/// Runs the plan on `devices` (chunks on all of them at once), keeping records as `keep` says;
+/// a resumed run takes the chunks its journal holds. Every solved grid is verified against the
+/// rules and the clues, computed or read back.
+pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) -> Result<Report> {
+    let started = std::time::SystemTime::now();
+    let req = plan.request;
+    let (inputs, ranges, chunk) = (&req.files, &plan.ranges, req.chunk);
+    let file_solutions: Vec<BTreeMap<usize, String>> = inputs
+        .iter()
+        .map(|f| FileResults::solutions_in(&f.puzzles))
+        .collect();
+    let mut kept: Vec<Kept> = inputs.iter().map(|_| Kept::default()).collect();
+    let take = |span: Span, c: ChunkDone, kept: &mut [Kept]| -> Result<()> {
+        verify(&c.results, &inputs[c.file].puzzles)?;
+        let k = &mut kept[c.file];
+        for r in &c.results {
+            k.tally.add(r, file_solutions[c.file].get(&r.puzzle));
+        }
+        k.details.extend(c.details);
+        k.spans.push((c.start, span));
+        k.done.insert(c.start);
+        Ok(())
+    };
+    let journal = keep.open(&plan.header(), events, |span, c: ChunkDone| {
+        // Only chunks of this run's layout count (the header makes any other impossible).
+        let fi = c.file;
+        let fits = fi < ranges.len()
+            && c.start >= ranges[fi].start
+            && (c.start - ranges[fi].start).is_multiple_of(chunk)
+            && c.end == (c.start + chunk).min(ranges[fi].end)
+            && !kept[fi].done.contains(&c.start);
+        if fits {
+            let damaged = format!(
+                "--resume: a damaged journal record (items {}..{} of {}); delete the journal \
+                 to run the whole batch again",
+                c.start, c.end, inputs[fi].path
+            );
+            check_resumed(&c, &req.algorithm, &inputs[fi])
+                .map_err(|why| anyhow::anyhow!("{why}"))
+                .context(damaged.clone())?;
+            // A chunk of the interrupted run counts the time it took then.
+            kept[fi].wall += Duration::from_secs_f64(c.wall_s);
+            take(span, c, &mut kept).context(damaged)?;
+        }
+        Ok(fits)
+    })?;
+    let mut journal = journal;
+    events.total(plan.items);
+    let mut usage = vec![Usage::default(); devices.len()];
+    let mut files = Vec::new();
+    for (fi, f) in inputs.iter().enumerate() {
+        events.label(&f.label());
+        let progress = |k: usize| events.advance(k as u64);
+        let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
+        // The file's chunks: those the journal holds are kept, the rest run on the devices.
+        let mut pending = Vec::new();
+        let mut start = ranges[fi].start;
+        while start < ranges[fi].end {
+            let end = (start + chunk).min(ranges[fi].end);
+            if kept[fi].done.contains(&start) {
+                progress(end - start);
+            } else {
+                pending.push(start..end);
+            }
+            start = end;
+        }
+        let t0 = Instant::now();
+        run_chunks(
+            devices,
+            pending.len(),
+            &mut usage,
+            |device, k| {
+                let c = run_chunk(
+                    device,
+                    &req.algorithm,
+                    &grids,
+                    fi,
+                    pending[k].clone(),
+                    &progress,
+                )
+                .with_context(|| format!("running {}", f.path))?;
+                let items = c.end - c.start;
+                Ok((c, items))
+            },
+            |_, c| {
+                let span = match journal.as_mut() {
+                    Some(j) => j.append(&c)?,
+                    None => Span { offset: 0, len: 0 }, // no report reads them back
+                };
+                take(span, c, &mut kept)
+            },
+        )?;
+        let k = &mut kept[fi];
+        if !pending.is_empty() {
+            k.wall += t0.elapsed();
+        }
+        let file = file_results(f, k, journal.as_ref(), &file_solutions[fi], &req.algorithm);
+        events.batch_file(fi, &file);
+        files.push(file);
+    }
+    Ok(Report {
+        algorithm: req.algorithm.clone(),
+        files,
+        inputs: inputs.iter().map(InputInfo::of_file).collect(),
+        shard: req.shard,
+        command: req.command.clone(),
+        backend: devices[0].name(),
+        adapter: super::devices::adapter_label(devices),
+        usage,
+        provenance: crate::report::batch::provenance_here(started),
+        journal,
+    })
+}
+
+/// A file's results from what was kept of it: totals, and its records read back from the
+/// journal chunk by chunk when a report asks for them.
+fn file_results(
+    f: &PuzzleFile,
+    k: &mut Kept,
+    journal: Option<&Journal>,
+    file_solutions: &BTreeMap<usize, String>,
+    algorithm: &Algorithm,
+) -> FileResults {
+    k.spans.sort_by_key(|&(start, _)| start);
+    let records = match journal {
+        Some(j) => {
+            let (reader, spans) = (j.reader(), k.spans.iter().map(|s| s.1).collect::<Vec<_>>());
+            Records::Stored(std::sync::Arc::new(move |visit| {
+                read_records(&reader, &spans, visit)
+            }))
+        }
+        None => Records::Held(Vec::new()), // no report asks for them
+    };
+    FileResults {
+        path: f.path.clone(),
+        label: f.label(),
+        side: f.b * f.b,
+        lines: f.puzzles.iter().map(|p| p.line).collect(),
+        tally: std::mem::take(&mut k.tally),
+        records,
+        wall: k.wall,
+        details: std::mem::take(&mut k.details),
+        file_solutions: file_solutions.clone(),
+        ignores_seed: algorithm.ignores_seed(),
+        extras: f
+            .puzzles
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.extra.is_empty())
+            .map(|(i, p)| (i, p.extra.clone()))
+            .collect(),
+    }
+}
+
+/// Hands the records of the chunks at `spans` (in order) to `visit`.
+fn read_records(
+    reader: &ChunkReader,
+    spans: &[Span],
+    visit: &mut dyn FnMut(InstanceResult) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    reader.read(spans, |c: ChunkDone| {
+        c.results.into_iter().try_for_each(&mut *visit)
+    })
+}
+
+/// Whether a chunk read back from a journal is what this run would have made there: one record
+/// per item in order ([`check_items`]), within the limits, a grid of the file's size, its time
+/// a duration. (A hand-edited or damaged record panicked or was counted.) Solved grids are
+/// verified when the chunk is kept.
+fn check_resumed(
+    c: &ChunkDone,
+    algorithm: &Algorithm,
+    file: &PuzzleFile,
+) -> std::result::Result<(), String> {
+    let (runs, limit) = (algorithm.runs(), algorithm.limit());
+    check_seconds(c.wall_s)?;
+    let held: Vec<(usize, usize)> = c.results.iter().map(|r| (r.puzzle, r.run)).collect();
+    check_items(c.start..c.end, runs, file.puzzles.len(), &held, "item")?;
+    let cells = file.b.pow(4);
+    for r in &c.results {
+        let grid = r.grid.chars().count();
+        if r.steps > limit || grid != cells {
+            return Err(format!(
+                "puzzle {} run {}: {} steps (limit {limit}) and a grid of {grid} cells",
+                r.puzzle, r.run, r.steps
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs items `items` of file `file` (item i is puzzle i / runs, run i % runs).
+fn run_chunk(
+    device: &Device,
+    algorithm: &Algorithm,
+    grids: &[Grid],
+    file: usize,
+    items: Range<usize>,
+    progress: crate::backend::Progress,
+) -> Result<ChunkDone> {
+    let t0 = Instant::now();
+    let (results, details) = match algorithm {
+        Algorithm::Ilca { params, runs, .. } => {
+            let batch = Batch {
+                puzzles: grids,
+                settings: std::slice::from_ref(params),
+                instances: items
+                    .clone()
+                    .map(|i| Instance {
+                        setting: 0,
+                        puzzle: i / runs,
+                        run: i % runs,
+                    })
+                    .collect(),
+            };
+            (ilca::run::run(device, &batch, progress)?, BTreeMap::new())
+        }
+        Algorithm::Rfss(params) => {
+            let outcomes = rfss::run::run(device, &grids[items.clone()], params, progress)?;
+            rfss::run::records(&outcomes, items.start)?
+        }
+    };
+    Ok(ChunkDone {
+        file,
+        start: items.start,
+        end: items.end,
+        wall_s: t0.elapsed().as_secs_f64(),
+        results,
+        details,
+    })
+}
+
+/// Every engine verifies; check once more here, so nothing unverified is ever reported.
+fn verify(results: &[InstanceResult], puzzles: &[crate::puzzle::Puzzle]) -> Result<()> {
+    for r in results.iter().filter(|r| r.solved) {
+        let Some(puzzle) = puzzles.get(r.puzzle).map(|p| &p.grid) else {
+            bail!(
+                "puzzle {} run {} is not a puzzle of the file",
+                r.puzzle,
+                r.run
+            );
+        };
+        let g = crate::puzzle::parse_str(&r.grid, Some(puzzle.side()))?
+            .remove(0)
+            .grid;
+        if let Err(why) = g.verify_solution_of(puzzle) {
+            bail!(
+                "internal error: engine reported puzzle {} run {} solved but {why}",
+                r.puzzle,
+                r.run
+            );
+        }
+    }
+    Ok(())
+}
