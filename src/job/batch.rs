@@ -2,17 +2,7 @@
 //! puzzle of one or more files, in chunks over every device, resumable through its journal;
 //! per file the totals and the records the reports are written from.
 //!
-//! ```no_run
-//! use gpu_sudoku::job::{self, batch::{Algorithm, Plan, Request}};
-//! # fn main() -> anyhow::Result<()> {
-//! let file = gpu_sudoku::puzzle::read_puzzles("puzzles/evil.txt", None)?;
-//! let request = Request::ilca(vec![file], Default::default(), 10);
-//! let plan = Plan::new(&request)?;
-//! let (devices, _) = job::devices::open(Default::default(), None)?;
-//! let report = job::batch::run(&plan, &devices, &job::Keep::default(), &job::Quiet)?;
-//! println!("{:.1}%", gpu_sudoku::report::batch::Summary::overall(&report.files).solved_pct);
-//! # Ok(()) }
-//! ```
+//! A whole example: `examples/sharded_batch.rs` (the crate's front page).
 
 use super::devices::{run_chunks, Usage};
 use super::journal::{check_items, check_seconds, ChunkReader, Journal, Span};
