@@ -1,0 +1,439 @@
+//! Joining the reports of the N shards of one run (`--shard K/N` of `batch`, `compare` or
+//! `sweep`) into the report the unsharded run writes: every record in order, the summaries,
+//! intervals and TTS recomputed from them, and the provenance of every shard. Shards of
+//! different versions, parameters, seeds or inputs are refused, as are duplicates and missing
+//! shards (named). Every report is read into its typed form; a solved record whose grid breaks
+//! the rules is refused.
+
+use crate::report::batch::{
+    provenance_here, write_batch_json, write_instances_csv, BatchInfo, FileResults, InputInfo,
+};
+use crate::report::InstanceResult;
+use crate::shard;
+use anyhow::{bail, ensure, Context, Result};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The largest shard report read (a larger file is refused before it is read).
+pub const MAX_SHARD_BYTES: u64 = 4 << 30;
+
+/// The fields that must be equal in every shard of one run.
+const SAME: [&str; 10] = [
+    "tool",
+    "version",
+    "schema",
+    "kind",
+    "algorithm",
+    "preset",
+    "runs",
+    "seed",
+    "params",
+    "inputs",
+];
+
+/// The shards of one run, read and checked: one of each index, all of one run.
+pub struct Shards {
+    /// The reports' paths, as given.
+    pub paths: Vec<String>,
+    docs: Vec<Value>,
+}
+
+/// What kind of run the shards are of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Batch,
+    Compare,
+    Sweep,
+}
+
+/// Reads one shard report (at most [`MAX_SHARD_BYTES`]) as JSON.
+fn read_doc(path: &str) -> Result<Value> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
+    let mut text = String::new();
+    f.take(MAX_SHARD_BYTES + 1)
+        .read_to_string(&mut text)
+        .with_context(|| format!("cannot read {path}"))?;
+    ensure!(
+        (text.len() as u64) <= MAX_SHARD_BYTES,
+        "{path}: larger than {} GiB, not a shard report",
+        MAX_SHARD_BYTES >> 30
+    );
+    serde_json::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{path}:{}:{}: not a JSON report ({e}; a shard cut short?)",
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+impl Shards {
+    /// Reads the reports at `paths` and checks they are the shards of one run, every one once.
+    pub fn read(paths: &[String]) -> Result<Shards> {
+        let docs: Vec<Value> = paths.iter().map(|p| read_doc(p)).collect::<Result<_>>()?;
+        for (p, d) in paths.iter().zip(&docs) {
+            ensure!(d["tool"] == "gpu-sudoku", "{p}: not a gpu-sudoku report");
+            ensure!(
+                d["shard"].is_object(),
+                "{p}: not a shard (it was not run with --shard K/N)"
+            );
+        }
+        let first = &docs[0];
+        for (p, d) in paths.iter().zip(&docs).skip(1) {
+            for k in SAME {
+                if d[k] != first[k] {
+                    bail!(
+                        "{p} and {} are not shards of one run: their `{k}` differs",
+                        paths[0]
+                    );
+                }
+            }
+        }
+        let (_, count) = place(&paths[0], first)?;
+        let indices: Vec<usize> = docs
+            .iter()
+            .zip(paths)
+            .map(|(d, p)| {
+                let (index, n) = place(p, d)?;
+                ensure!(
+                    n == count,
+                    "{p} is a shard of {n} parts, {} of {count}",
+                    paths[0]
+                );
+                Ok(index)
+            })
+            .collect::<Result<_>>()?;
+        shard::check_complete(&indices, count)?;
+        Ok(Shards {
+            paths: paths.to_vec(),
+            docs,
+        })
+    }
+
+    /// The kind of run they are of.
+    pub fn kind(&self) -> Result<Kind> {
+        let first = &self.docs[0];
+        if first["files"].is_array() {
+            Ok(Kind::Batch)
+        } else if first["attempts"].is_array() {
+            Ok(Kind::Compare)
+        } else if first["kind"] == "sweep" {
+            Ok(Kind::Sweep)
+        } else {
+            bail!("{}: this report kind cannot be merged", self.paths[0])
+        }
+    }
+
+    /// Each shard's report in its typed form `T`, named by its path where it is not one.
+    fn typed<T: serde::de::DeserializeOwned>(&self, what: &str) -> Result<Vec<T>> {
+        self.docs
+            .iter()
+            .zip(&self.paths)
+            .map(|(d, p)| {
+                T::deserialize(d).map_err(|e| anyhow::anyhow!("{p}: not a {what} report: {e}"))
+            })
+            .collect()
+    }
+
+    /// The shard reports as JSON values (for the kinds whose merge keeps fields it does not
+    /// know).
+    pub fn docs(&self) -> &[Value] {
+        &self.docs
+    }
+
+    /// Where and how each shard ran, for the merged report's provenance.
+    pub fn provenance(&self) -> Value {
+        let mut shards: Vec<Value> = self
+            .docs
+            .iter()
+            .map(|d| {
+                serde_json::json!({
+                    "shard": d["shard"],
+                    "command": d["command"],
+                    "backend": d["backend"],
+                    "adapter": d["adapter"],
+                    "provenance": d["provenance"],
+                    "wall_s": d["overall"]["timing"]["wall_s"],
+                })
+            })
+            .collect();
+        shards.sort_by_key(|s| s["shard"]["index"].as_u64());
+        let mut provenance = provenance_here(std::time::SystemTime::now());
+        provenance["shards"] = Value::Array(shards);
+        provenance
+    }
+}
+
+/// A shard's place as written by `--shard K/N`: whole numbers, K < N.
+fn place(p: &str, d: &Value) -> Result<(usize, usize)> {
+    let number = |k: &str| {
+        d["shard"][k]
+            .as_u64()
+            .and_then(|v| usize::try_from(v).ok())
+            .with_context(|| {
+                format!(
+                    "{p}: its shard {k} {} is not a whole number (a damaged report?)",
+                    d["shard"][k]
+                )
+            })
+    };
+    let (index, count) = (number("index")?, number("count")?);
+    ensure!(
+        count >= 1 && index < count,
+        "{p}: shard {index} of {count} does not exist (a damaged report?)"
+    );
+    Ok((index, count))
+}
+
+/// A batch report as `merge` reads it back.
+#[derive(Deserialize)]
+struct BatchDoc {
+    algorithm: String,
+    preset: Option<String>,
+    backend: String,
+    adapter: Option<String>,
+    runs: usize,
+    seed: Option<u64>,
+    note: Option<String>,
+    params: Value,
+    inputs: Vec<InputInfo>,
+    files: Vec<FileDoc>,
+}
+
+#[derive(Deserialize)]
+struct FileDoc {
+    path: String,
+    label: String,
+    side: usize,
+    summary: SummaryDoc,
+    puzzles: Vec<PuzzleDoc>,
+    instances: Vec<InstanceDoc>,
+}
+
+#[derive(Deserialize)]
+struct SummaryDoc {
+    timing: TimingDoc,
+}
+
+#[derive(Deserialize)]
+struct TimingDoc {
+    wall_s: f64,
+}
+
+#[derive(Deserialize)]
+struct PuzzleDoc {
+    puzzle: usize,
+    file_solution: Option<String>,
+    extra: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct InstanceDoc {
+    #[serde(flatten)]
+    result: InstanceResult,
+    line: usize,
+    /// The algorithm's own record of the instance (RFSS: under `rfss`), among the other fields.
+    #[serde(flatten)]
+    rest: BTreeMap<String, Value>,
+}
+
+/// The merged report of a sharded batch.
+pub struct MergedBatch {
+    pub algorithm: String,
+    pub preset: Option<String>,
+    pub backend: String,
+    pub adapter: Option<String>,
+    pub runs: usize,
+    pub seed: Option<u64>,
+    pub note: Option<String>,
+    pub params: Value,
+    pub inputs: Vec<InputInfo>,
+    pub provenance: Value,
+    pub command: Vec<String>,
+    pub files: Vec<FileResults>,
+}
+
+impl MergedBatch {
+    /// The report's header fields, as the JSON and CSV writers take them.
+    pub fn info(&self) -> BatchInfo<'_> {
+        BatchInfo {
+            algorithm: &self.algorithm,
+            preset: self.preset.as_deref(),
+            command: &self.command,
+            backend: &self.backend,
+            adapter: self.adapter.as_deref(),
+            runs: self.runs,
+            seed: self.seed,
+            note: self.note.as_deref(),
+            params: self.params.clone(),
+            inputs: self.inputs.clone(),
+            shard: None,
+            provenance: self.provenance.clone(),
+        }
+    }
+
+    pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_batch_json(&self.info(), &self.files, w)
+    }
+
+    pub fn write_csv(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_instances_csv(&self.info(), &self.files, w)
+    }
+
+    /// What an iteration is called in its table.
+    pub fn unit(&self) -> &'static str {
+        if self.algorithm == "rfss" {
+            "gens"
+        } else {
+            "steps"
+        }
+    }
+}
+
+/// Joins the shards of a batch; `command` is the merge's own command line.
+pub fn batch(shards: &Shards, command: Vec<String>) -> Result<MergedBatch> {
+    let docs: Vec<BatchDoc> = shards.typed("batch")?;
+    let first = &docs[0];
+    let mut files = Vec::new();
+    for (fi, input) in first.inputs.iter().enumerate() {
+        files.push(merge_file(first, fi, input, &docs, &shards.paths)?);
+    }
+    let same_or = |value: fn(&BatchDoc) -> Option<&str>, mixed: &str| -> Option<String> {
+        let v = value(first);
+        if docs.iter().all(|d| value(d) == v) {
+            v.map(str::to_string)
+        } else {
+            Some(mixed.to_string())
+        }
+    };
+    Ok(MergedBatch {
+        backend: same_or(|d| Some(&d.backend), "mixed").unwrap_or_default(),
+        // No adapter (CPU shards) in every shard stays none; only different ones are mixed.
+        adapter: same_or(|d| d.adapter.as_deref(), "mixed"),
+        algorithm: first.algorithm.clone(),
+        preset: first.preset.clone(),
+        runs: first.runs,
+        seed: first.seed,
+        note: first.note.clone(),
+        params: first.params.clone(),
+        inputs: first.inputs.clone(),
+        provenance: shards.provenance(),
+        command,
+        files,
+    })
+}
+
+/// File `fi`'s instances from every shard, checked: each (puzzle, run) once, all of them, a
+/// puzzle of the file, a solved grid that keeps the rules.
+fn merge_file(
+    first: &BatchDoc,
+    fi: usize,
+    input: &InputInfo,
+    docs: &[BatchDoc],
+    paths: &[String],
+) -> Result<FileResults> {
+    let mut results: Vec<(InstanceResult, usize)> = Vec::new();
+    let mut details = BTreeMap::new();
+    let mut file_solutions = BTreeMap::new();
+    let mut extras = BTreeMap::new();
+    let mut wall = Duration::ZERO;
+    for (d, p) in docs.iter().zip(paths) {
+        let Some(f) = d.files.get(fi) else {
+            bail!("{p}: it has no file {fi} ({})", input.path);
+        };
+        for pz in &f.puzzles {
+            if let Some(s) = &pz.file_solution {
+                file_solutions.insert(pz.puzzle, s.clone());
+            }
+            // Each shard reports the extra fields of the puzzles it ran.
+            if let Some(e) = &pz.extra {
+                extras.insert(pz.puzzle, e.clone());
+            }
+        }
+        crate::job::journal::check_seconds(f.summary.timing.wall_s)
+            .map_err(|why| anyhow::anyhow!("{p}: {}: {why}", input.path))?;
+        wall += Duration::from_secs_f64(f.summary.timing.wall_s);
+        for i in &f.instances {
+            let r = &i.result;
+            ensure!(
+                r.puzzle < input.puzzles,
+                "{p}: {}: an instance of puzzle {}, of a file of {} puzzles",
+                input.path,
+                r.puzzle,
+                input.puzzles
+            );
+            if r.solved {
+                check_solved(r, f.side).with_context(|| format!("{p}: {}", input.path))?;
+            }
+            if let Some(detail) = i.rest.get(&first.algorithm) {
+                details.insert(r.puzzle, detail.clone());
+            }
+            results.push((r.clone(), i.line));
+        }
+    }
+    results.sort_by_key(|(r, _)| (r.puzzle, r.run));
+    let dup = results
+        .windows(2)
+        .find(|w| (w[0].0.puzzle, w[0].0.run) == (w[1].0.puzzle, w[1].0.run));
+    if let Some(w) = dup {
+        bail!(
+            "{}: puzzle {} run {} is in two shards",
+            input.path,
+            w[0].0.puzzle,
+            w[0].0.run
+        );
+    }
+    let expected = input.puzzles * first.runs;
+    ensure!(
+        results.len() == expected,
+        "{}: the shards hold {} of its {expected} instances",
+        input.path,
+        results.len()
+    );
+    let mut lines = vec![0; input.puzzles];
+    for (r, line) in &results {
+        lines[r.puzzle] = *line;
+    }
+    let f = &first.files[fi];
+    Ok(FileResults {
+        // RFSS, or ILCA with --tie first (IlcaParams::ignores_seed).
+        ignores_seed: first.algorithm == "rfss" || first.params["tie"] == "first",
+        extras,
+        ..FileResults::held(
+            f.path.clone(),
+            f.label.clone(),
+            f.side,
+            lines,
+            results.into_iter().map(|(r, _)| r).collect(),
+            wall,
+            details,
+            file_solutions,
+        )
+    })
+}
+
+/// A record read back as solved holds a complete grid of the file's size that keeps the rules.
+fn check_solved(r: &InstanceResult, side: usize) -> Result<()> {
+    let grid = crate::puzzle::parse_str(&r.grid, Some(side))
+        .ok()
+        .and_then(|mut g| (g.len() == 1).then(|| g.remove(0).grid));
+    let fault = match grid {
+        None => Some(format!("its grid is not one {side}x{side} grid")),
+        Some(g) if !g.is_complete() => Some("its grid has blanks".to_string()),
+        Some(g) => g
+            .first_conflict()
+            .map(|(_, _, v)| format!("its grid repeats {v} in a unit")),
+    };
+    match fault {
+        Some(why) => bail!(
+            "puzzle {} run {} is reported solved but {why}; is the report edited or damaged? \
+             Rerun that shard",
+            r.puzzle,
+            r.run
+        ),
+        None => Ok(()),
+    }
+}
