@@ -8,6 +8,10 @@
 //! solvers), [`sweep`] (parameter sweeps), [`report`] (results and their tables, JSON and CSV),
 //! [`plot`] (figures). The command line lives in the binary (`src/main.rs`, `src/cli/`).
 //!
+//! The binary needs the default feature `cli` (clap, clap_complete, clap_mangen, indicatif); a
+//! program that only uses the library can leave it out, `gpu-sudoku = { path = "…",
+//! default-features = false }`, and builds none of them.
+//!
 //! # Load puzzles, run ILCA on a backend, read the results
 //!
 //! ```
