@@ -14,13 +14,24 @@ fn main() -> anyhow::Result<()> {
     let mut request = batch::Request::ilca(vec![file], IlcaParams::default(), 10);
     request.shard = Some(shard.parse().map_err(anyhow::Error::msg)?);
     let plan = batch::Plan::new(&request)?;
-    let (devices, _) = devices::open(Backend::Gpu, Some("all"))
-        .or_else(|_| devices::open(Backend::Cpu, None))?;
+    let (devices, _) =
+        devices::open(Backend::Gpu, Some("all")).or_else(|_| devices::open(Backend::Cpu, None))?;
     // The journal beside the report holds finished chunks: after a kill, run it again.
-    let keep = job::Keep { records: true, beside: Some(report.into()), resume: true };
+    let keep = job::Keep {
+        records: true,
+        beside: Some(report.into()),
+        resume: true,
+    };
     let done = batch::run(&plan, &devices, &keep, &job::Quiet)?;
     let s = Summary::overall(&done.files);
-    println!("{}: {}/{} solved ({:.1}%) on {}", path, s.solved, s.instances, s.solved_pct, devices[0].describe());
+    println!(
+        "{}: {}/{} solved ({:.1}%) on {}",
+        path,
+        s.solved,
+        s.instances,
+        s.solved_pct,
+        devices[0].describe()
+    );
     done.write_json(&mut std::fs::File::create(report)?)?;
     done.finish()
 }
