@@ -1,12 +1,23 @@
 //! gpu-sudoku: bio-inspired Sudoku solvers (ILCA, RFSS) batched on the GPU, with CPU
 //! references that specify every kernel bit for bit.
 //!
+//! # A sharded, resumable batch on every adapter (`examples/sharded_batch.rs`)
+//!
+//! The [`job`] module carries out what the `batch`, `compare` and `sweep` commands do: a typed
+//! request in, a typed report out, resumable through a journal, split into shards that
+//! [`job::merge`] joins, and run in chunks on every device at once.
+//!
+//! ```no_run
+#![doc = include_str!("../examples/sharded_batch.rs")]
+//! ```
+//!
 //! Where things are: [`puzzle`] (grids, reading files), [`ilca`] and [`rfss`] (each algorithm's
 //! CPU reference, GPU host and runner beside its shader in `shaders/`), [`backend`] (choosing
 //! and opening where engines run), [`gpu`] (device plumbing only), [`exact`] (the exact
 //! solver), [`generate`] (puzzle generators and the rater), [`baselines`] (the classic
-//! solvers), [`sweep`] (parameter sweeps), [`report`] (results and their tables, JSON and CSV),
-//! [`plot`] (figures). The command line lives in the binary (`src/main.rs`, `src/cli/`).
+//! solvers), [`sweep`] (parameter sweeps), [`job`] (carrying out batch, compare and sweep runs),
+//! [`report`] (results and their tables, JSON and CSV), [`plot`] (figures). The command line
+//! lives in the binary (`src/main.rs`, `src/cli/`).
 //!
 //! The binary needs the default feature `cli` (clap, clap_complete, clap_mangen, indicatif); a
 //! program that only uses the library can leave it out, `gpu-sudoku = { path = "…",
