@@ -16,9 +16,9 @@ use gpu_sudoku::ilca::presets::{PaperRates, Preset};
 use gpu_sudoku::ilca::{self, Batch, IlcaParams, Instance};
 use gpu_sudoku::puzzle::{Grid, PuzzleFile};
 use gpu_sudoku::report::batch::{
-    provenance_here, write_batch_json, write_instances_csv, BatchInfo, FileResults, InputInfo,
-    Records, Summary, Table, Tally,
+    write_batch_json, write_instances_csv, BatchInfo, FileResults, Records, Summary, Table, Tally,
 };
+use gpu_sudoku::report::schema::{provenance_here, InputInfo};
 use gpu_sudoku::report::InstanceResult;
 use gpu_sudoku::rfss::{self, RfssParams};
 use gpu_sudoku::shard::{self, Shard};

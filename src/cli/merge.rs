@@ -8,9 +8,9 @@ use super::args::{print_table, ReportArgs};
 use anyhow::{bail, ensure, Context, Result};
 use gpu_sudoku::puzzle::file_label;
 use gpu_sudoku::report::batch::{
-    provenance_here, table, write_batch_json, write_instances_csv, BatchInfo, FileResults,
-    InputInfo,
+    table, write_batch_json, write_instances_csv, BatchInfo, FileResults,
 };
+use gpu_sudoku::report::schema::{provenance_here, InputInfo};
 use gpu_sudoku::report::InstanceResult;
 use gpu_sudoku::shard;
 use serde_json::Value;

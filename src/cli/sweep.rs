@@ -16,7 +16,7 @@ use super::journal::Journal;
 use super::plot::FormatArg;
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::ilca::IlcaParams;
-use gpu_sudoku::report::batch::{provenance_here, InputInfo};
+use gpu_sudoku::report::schema::{provenance_here, InputInfo};
 use gpu_sudoku::shard::{self, Shard};
 use gpu_sudoku::sweep::{self, figures, Group, Input, Param, Plan, Sweep, SweepSpec, Values};
 
