@@ -10,7 +10,7 @@ use super::ilca_args::IlcaArgs;
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::ilca::{self, Batch};
 use gpu_sudoku::puzzle::Grid;
-use gpu_sudoku::report::batch::Header;
+use gpu_sudoku::report::schema::Header;
 use gpu_sudoku::report::InstanceResult;
 use serde::Serialize;
 

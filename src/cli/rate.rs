@@ -11,7 +11,7 @@ use anyhow::Result;
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::exact::Solutions;
 use gpu_sudoku::generate::{rate_with_solution, Technique, Tier};
-use gpu_sudoku::report::batch::{Header, InputInfo};
+use gpu_sudoku::report::schema::{Header, InputInfo};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;

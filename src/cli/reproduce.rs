@@ -9,7 +9,7 @@ use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::Preset;
 use gpu_sudoku::ilca::{Compare, ResetCheck, TieBreak};
 use gpu_sudoku::puzzle::{read_puzzles, Grid, PuzzleFile};
-use gpu_sudoku::report::batch::{Header, InputInfo};
+use gpu_sudoku::report::schema::{Header, InputInfo};
 use gpu_sudoku::reproduce::baselines::{INFO_H410, PYUZZLE_GA, PYUZZLE_GENERATIONS, PYUZZLE_RUNS};
 use gpu_sudoku::reproduce::rfss::HORN_2017;
 use gpu_sudoku::reproduce::{self, BaselinesReproduction, Reading, RfssReproduction};

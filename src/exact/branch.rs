@@ -1,18 +1,9 @@
 //! Branching of the generic search: which cell (or digit's places) to branch on, and the
 //! lookahead probes.
 
-use super::search::Search;
+use super::search::{Look, Search};
 use super::{Branching, Propagation};
 use rand::RngExt;
-
-/// What probing found.
-pub(super) enum Look {
-    Contradiction,
-    /// A candidate was removed: propagate and probe again.
-    Changed,
-    /// The cell to branch on (None: no two-candidate cell).
-    Best(Option<usize>),
-}
 
 impl Search<'_> {
     /// The branch options at `level`: (cell, digit index) pairs, or `None` when the grid is full.

@@ -1,7 +1,6 @@
 //! The generic search state (every size, every setting): a stack of candidate levels, clue
 //! loading, placement and the depth-first search.
 
-use super::branch::Look;
 use super::{Branching, Config, Propagation, Stats};
 use crate::puzzle::{Geometry, Grid};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -9,6 +8,17 @@ use rand::seq::SliceRandom;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
+
+/// What the lookahead probes (`Search::lookahead`, in `branch.rs`) found. Here, beside the
+/// search that acts on it, so that `branch.rs` extends [`Search`] without the two naming each
+/// other.
+pub(super) enum Look {
+    Contradiction,
+    /// A candidate was removed: propagate and probe again.
+    Changed,
+    /// The cell to branch on (None: no two-candidate cell).
+    Best(Option<usize>),
+}
 
 /// When a search stops: a node budget, a deadline, and a counter that progress displays read.
 #[derive(Clone, Debug, Default)]

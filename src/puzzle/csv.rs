@@ -3,9 +3,9 @@
 //! each grid a one-line puzzle. Fields are separated by commas and may be quoted (`"…"`,
 //! `""` for a quote); a field cannot span lines.
 
-use super::parse::At;
+use super::error::{At, ParseError};
 use super::rows::{check_clues, grid_from_symbols, looks_like_puzzle};
-use super::{ParseError, Puzzle};
+use super::Puzzle;
 
 /// One field of a row: its text (unquoted, trimmed) and the column where that text starts.
 pub(super) struct Field {

@@ -5,7 +5,7 @@
 //! must be UTF-8 without NUL bytes and at most [`MAX_LINE_BYTES`] long; the reader stops at the
 //! first byte past that, so endless or binary input (`/dev/zero`) fails in constant memory.
 
-use super::parse::ParseError;
+use super::error::ParseError;
 use std::io::{self, BufRead, BufReader, Read};
 
 /// Longest line accepted, in bytes: four times the largest puzzle line (64x64: 4096 symbols),

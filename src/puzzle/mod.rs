@@ -2,18 +2,20 @@
 //! and the rule checks every reported solution goes through.
 
 mod csv;
+mod error;
 mod format;
 mod geometry;
 mod lines;
 mod parse;
 mod rows;
 
+pub use error::ParseError;
 pub use format::{symbol_for, SYMBOLS};
 pub use geometry::{Geometry, MAX_BOX, MIN_BOX};
 pub use lines::MAX_LINE_BYTES;
 pub use parse::{
-    file_label, parse_str, read_puzzles, read_puzzles_from, read_puzzles_with, Format, ParseError,
-    PuzzleFile, PuzzleReader, ReadOptions,
+    file_label, parse_str, read_puzzles, read_puzzles_from, read_puzzles_with, Format, PuzzleFile,
+    PuzzleReader, ReadOptions,
 };
 
 /// A grid of n×n cells holding 0 (blank) or a digit 1..=n.

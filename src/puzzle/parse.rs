@@ -10,66 +10,14 @@
 //! reported as file:line:column: what.
 
 use super::csv::{split_row, CsvTable};
+use super::error::{At, ParseError};
 use super::lines::LineReader;
 use super::rows::{
     fields_with_columns, is_puzzle_text, looks_like_puzzle, parse_symbol_line, read_grid_rows,
     RowStyle,
 };
 use super::{Geometry, Puzzle};
-use std::fmt;
 use std::io::Read;
-
-/// A problem in a puzzle file, with its place.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    pub file: String,
-    /// 1-based line (0 when the problem is the file as a whole, e.g. unreadable).
-    pub line: usize,
-    /// 1-based column (characters), when one place on the line is at fault.
-    pub column: Option<usize>,
-    pub message: String,
-}
-
-impl ParseError {
-    /// An error about the file as a whole.
-    pub(super) fn whole(file: &str, message: impl Into<String>) -> ParseError {
-        ParseError {
-            file: file.to_string(),
-            line: 0,
-            column: None,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (0, _) => write!(f, "{}: {}", self.file, self.message),
-            (l, None) => write!(f, "{}:{}: {}", self.file, l, self.message),
-            (l, Some(c)) => write!(f, "{}:{}:{}: {}", self.file, l, c, self.message),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-/// A line of a file, for building errors placed on it.
-pub(super) struct At<'a> {
-    pub file: &'a str,
-    pub line: usize,
-}
-
-impl At<'_> {
-    pub fn err(&self, column: Option<usize>, message: impl Into<String>) -> ParseError {
-        ParseError {
-            file: self.file.to_string(),
-            line: self.line,
-            column,
-            message: message.into(),
-        }
-    }
-}
 
 crate::choice! {
     /// The layout of a puzzle file (docs/PUZZLES.md, "Formats").

@@ -1,9 +1,9 @@
 //! Grids in text: one puzzle per line (`53..7....`), and grids written row by row, as integers
 //! (`5 3 0 0 7 0 0 0 0`) or as blocks (`53. | .7. | ...` with `+---+` lines between bands).
 
+use super::error::{At, ParseError};
 use super::lines::LineReader;
-use super::parse::At;
-use super::{cell_name, format::SYMBOLS, Geometry, Grid, ParseError, Puzzle, MAX_BOX, MIN_BOX};
+use super::{cell_name, format::SYMBOLS, Geometry, Grid, Puzzle, MAX_BOX, MIN_BOX};
 
 /// The value of symbol `ch` in an n×n puzzle: 0 for a blank (`.`, `0`, `_`), `None` when it is
 /// not one of the puzzle's symbols. Letters are read case-blind up to 35x35.

@@ -4,36 +4,11 @@
 
 use super::stats::{median_tts99, tts99_of_counts, wilson95, Tts};
 use super::InstanceResult;
+// The schema pieces moved to `schema`; kept reachable here for code that still names them so.
+pub use super::schema::{provenance_here, Header, InputInfo, SCHEMA};
 use crate::shard::Shard;
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// Version of the JSON reports' layout; it changes when a field changes meaning or goes.
-/// 3: `rate` names the file it read `inputs`, a list of [`InputInfo`] as every other report
-/// does (2 had a single object `input`).
-pub const SCHEMA: u32 = 3;
-
-/// The fields every JSON report opens with: which tool and version wrote it, its schema, and
-/// the command line that made it (so the run can be repeated).
-#[derive(Clone, Debug, Serialize)]
-pub struct Header {
-    pub tool: &'static str,
-    pub version: &'static str,
-    pub schema: u32,
-    pub command: Vec<String>,
-}
-
-impl Header {
-    /// The header of a report made by `command` (argv).
-    pub fn new(command: Vec<String>) -> Header {
-        Header {
-            tool: "gpu-sudoku",
-            version: env!("CARGO_PKG_VERSION"),
-            schema: SCHEMA,
-            command,
-        }
-    }
-}
 use std::time::Duration;
 
 /// The results of one puzzle file: running totals for the tables, and the per-instance records
@@ -682,56 +657,6 @@ pub struct BatchInfo<'a> {
     pub shard: Option<Shard>,
     /// Host and start time (or, for a merge, each shard's); not part of the results.
     pub provenance: serde_json::Value,
-}
-
-/// One input of a run, identified by its content.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct InputInfo {
-    pub path: String,
-    pub puzzles: usize,
-    /// [`crate::shard::content_hash`] of its puzzles (one-line grids), so the same puzzles under
-    /// another name or layout are the same input.
-    pub hash: String,
-}
-
-impl InputInfo {
-    /// The input `path` holding the grids `lines` (one-line format).
-    pub fn new<'a>(path: &str, lines: impl IntoIterator<Item = &'a str>) -> InputInfo {
-        let lines: Vec<&str> = lines.into_iter().collect();
-        InputInfo {
-            path: path.into(),
-            puzzles: lines.len(),
-            hash: crate::shard::content_hash(lines.iter().map(|l| l.as_bytes())),
-        }
-    }
-}
-
-impl InputInfo {
-    /// The input a puzzle file is.
-    pub fn of_file(f: &crate::puzzle::PuzzleFile) -> InputInfo {
-        InputInfo::of_grids(&f.path, f.puzzles.iter().map(|p| &p.grid))
-    }
-
-    /// The input `path` holding these grids.
-    pub fn of_grids<'a>(
-        path: &str,
-        grids: impl IntoIterator<Item = &'a crate::puzzle::Grid>,
-    ) -> InputInfo {
-        let lines: Vec<String> = grids.into_iter().map(|g| g.to_line()).collect();
-        InputInfo::new(path, lines.iter().map(String::as_str))
-    }
-}
-
-/// Host name and start time (seconds since the Unix epoch) of this process's run.
-pub fn provenance_here(started: std::time::SystemTime) -> serde_json::Value {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .or_else(|_| std::env::var("HOSTNAME"))
-        .unwrap_or_default();
-    let secs = started
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    serde_json::json!({ "host": host, "started_unix": secs })
 }
 
 /// Writes the JSON report of a batch (pretty-printed) to `w`, reading each file's records as

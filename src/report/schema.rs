@@ -1,0 +1,82 @@
+//! The schema pieces every JSON report shares: its layout version [`SCHEMA`], the [`Header`]
+//! it opens with, the [`InputInfo`] that identifies each input by content, and the provenance
+//! ([`provenance_here`]) that says where and when it was made.
+
+use serde::Serialize;
+
+/// Version of the JSON reports' layout; it changes when a field changes meaning or goes.
+/// 3: `rate` names the file it read `inputs`, a list of [`InputInfo`] as every other report
+/// does (2 had a single object `input`).
+pub const SCHEMA: u32 = 3;
+
+/// The fields every JSON report opens with: which tool and version wrote it, its schema, and
+/// the command line that made it (so the run can be repeated).
+#[derive(Clone, Debug, Serialize)]
+pub struct Header {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub schema: u32,
+    pub command: Vec<String>,
+}
+
+impl Header {
+    /// The header of a report made by `command` (argv).
+    pub fn new(command: Vec<String>) -> Header {
+        Header {
+            tool: "gpu-sudoku",
+            version: env!("CARGO_PKG_VERSION"),
+            schema: SCHEMA,
+            command,
+        }
+    }
+}
+
+/// One input of a run, identified by its content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct InputInfo {
+    pub path: String,
+    pub puzzles: usize,
+    /// [`crate::shard::content_hash`] of its puzzles (one-line grids), so the same puzzles under
+    /// another name or layout are the same input.
+    pub hash: String,
+}
+
+impl InputInfo {
+    /// The input `path` holding the grids `lines` (one-line format).
+    pub fn new<'a>(path: &str, lines: impl IntoIterator<Item = &'a str>) -> InputInfo {
+        let lines: Vec<&str> = lines.into_iter().collect();
+        InputInfo {
+            path: path.into(),
+            puzzles: lines.len(),
+            hash: crate::shard::content_hash(lines.iter().map(|l| l.as_bytes())),
+        }
+    }
+}
+
+impl InputInfo {
+    /// The input a puzzle file is.
+    pub fn of_file(f: &crate::puzzle::PuzzleFile) -> InputInfo {
+        InputInfo::of_grids(&f.path, f.puzzles.iter().map(|p| &p.grid))
+    }
+
+    /// The input `path` holding these grids.
+    pub fn of_grids<'a>(
+        path: &str,
+        grids: impl IntoIterator<Item = &'a crate::puzzle::Grid>,
+    ) -> InputInfo {
+        let lines: Vec<String> = grids.into_iter().map(|g| g.to_line()).collect();
+        InputInfo::new(path, lines.iter().map(String::as_str))
+    }
+}
+
+/// Host name and start time (seconds since the Unix epoch) of this process's run.
+pub fn provenance_here(started: std::time::SystemTime) -> serde_json::Value {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .or_else(|_| std::env::var("HOSTNAME"))
+        .unwrap_or_default();
+    let secs = started
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    serde_json::json!({ "host": host, "started_unix": secs })
+}
