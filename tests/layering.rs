@@ -684,3 +684,118 @@ fn the_cycle_finder_finds_a_made_up_cycle() {
         [vec!["a/x.rs", "a/y.rs"]]
     );
 }
+
+/// The modules of `src/cli/` that every command may use: flag groups, output and progress.
+/// Every other module is a command, and no command imports another's module (what two
+/// commands share lives in one of these, or in the library).
+const CLI_SHARED: &[&str] = &[
+    "mod",
+    "args",
+    "ilca_args",
+    "rfss_args",
+    "output",
+    "progress",
+];
+
+/// The `src/cli/` modules `code` refers to (`super::X`, `crate::cli::X`).
+fn cli_modules_used(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for prefix in ["super::", "crate::cli::"] {
+        for (i, _) in code.match_indices(prefix) {
+            let name: String = code[i + prefix.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            found.insert(name);
+        }
+    }
+    found
+}
+
+#[test]
+fn no_command_imports_another() {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
+    let mut files = Vec::new();
+    rust_files(&cli, &mut files);
+    let commands: BTreeSet<String> = files
+        .iter()
+        .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|m| !CLI_SHARED.contains(&m.as_str()))
+        .collect();
+    assert!(
+        commands.len() >= 10,
+        "only {commands:?}: is src/cli/ there?"
+    );
+    let mut bad = Vec::new();
+    for f in &files {
+        let me = f.file_stem().unwrap().to_string_lossy().into_owned();
+        if me == "mod" {
+            continue; // it dispatches to every command
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        for used in cli_modules_used(code) {
+            if used != me && commands.contains(&used) {
+                bad.push(format!("src/cli/{me}.rs uses the command module `{used}`"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // The check sees an import where there is one.
+    assert!(cli_modules_used("use super::solve::classify;").contains("solve"));
+}
+
+/// The functions of `code` (outside its tests) with their length in lines: from the `fn` line
+/// to the closing brace at the same indentation.
+fn function_lengths(code: &str) -> Vec<(String, usize)> {
+    let code = code.split("#[cfg(test)]").next().unwrap();
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let after_vis = body
+            .strip_prefix("pub(crate) ")
+            .or_else(|| body.strip_prefix("pub "))
+            .unwrap_or(body);
+        let Some(rest) = after_vis.strip_prefix("fn ") else {
+            continue;
+        };
+        if line.trim_end().ends_with(';') {
+            continue; // a declaration without a body
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        if let Some(end) = lines[i..].iter().position(|l| l.trim_end() == close) {
+            out.push((name, end + 1));
+        }
+    }
+    out
+}
+
+/// The command line only parses and prints: no function under `src/cli/` is longer than 80
+/// lines (the work is the library's).
+#[test]
+fn cli_functions_are_short() {
+    const LIMIT: usize = 80;
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
+    let mut files = Vec::new();
+    rust_files(&cli, &mut files);
+    let mut long = Vec::new();
+    for f in &files {
+        for (name, len) in function_lengths(&std::fs::read_to_string(f).unwrap()) {
+            if len > LIMIT {
+                long.push(format!("{}: fn {name} is {len} lines", f.display()));
+            }
+        }
+    }
+    assert!(long.is_empty(), "over {LIMIT} lines:\n{}", long.join("\n"));
+    let sample = "fn a() {\n    x();\n}\n\npub fn b(\n    y: u8,\n) -> u8 {\n    y\n}\n";
+    assert_eq!(
+        function_lengths(sample),
+        vec![("a".to_string(), 3), ("b".to_string(), 5)]
+    );
+}
