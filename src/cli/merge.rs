@@ -144,9 +144,9 @@ fn shard_provenance(docs: &[Value]) -> Value {
 }
 
 fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
-    use super::compare::{row, write_reports, Report};
+    use gpu_sudoku::job::compare::{self, AttemptRecord};
     let provenance = shard_provenance(&docs);
-    let reports: Vec<Report> = docs
+    let reports: Vec<compare::Report> = docs
         .into_iter()
         .zip(&a.shards)
         .map(|(d, p)| {
@@ -202,7 +202,7 @@ fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
         .iter()
         .flat_map(|r| r.attempts.iter().cloned())
         .collect();
-    let key = |r: &super::compare::AttemptRecord| {
+    let key = |r: &AttemptRecord| {
         (
             paths
                 .iter()
@@ -242,10 +242,16 @@ fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
                 .collect();
             let unit = group.first().map_or("", |r| r.unit.as_str());
             let outcomes: Vec<_> = group.iter().map(|&r| r.into()).collect();
-            rows.push(row(label, algo, unit, first.params.runs, &outcomes));
+            rows.push(compare::row(
+                label,
+                algo,
+                unit,
+                first.params.runs,
+                &outcomes,
+            ));
         }
     }
-    let merged = Report {
+    let merged = compare::Report {
         tool: first.tool.clone(),
         version: first.version.clone(),
         schema: first.schema,
@@ -257,8 +263,9 @@ fn merge_compare(a: &Args, docs: Vec<Value>) -> Result<ExitCode> {
         rows,
         attempts,
     };
-    print_table(&a.reports, &super::compare::table(&merged.rows));
-    write_reports(&a.reports, &merged)?;
+    print_table(&a.reports, &compare::table(&merged.rows));
+    a.reports
+        .write_streamed(|w| merged.write_json(w), |w| merged.write_csv(w))?;
     Ok(ExitCode::SUCCESS)
 }
 
