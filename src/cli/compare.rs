@@ -48,9 +48,8 @@ pub struct Args {
     /// limit of every ILCA setting and the generation limit of RFSS (100000) when given.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_iterations: Option<u64>,
-    /// Seed of every stochastic algorithm. Its default 0 is not `batch`'s, `trace`'s or
-    /// `sweep`'s (1): with `--seed 1` the `ilca` entries run exactly `batch`'s instances.
-    #[arg(long, default_value_t = 0)]
+    /// Seed of every stochastic algorithm.
+    #[arg(long, default_value_t = compare::DEFAULT_SEED)]
     pub seed: u64,
     #[command(flatten)]
     pub input: InputArgs,
