@@ -41,8 +41,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
 }
 
 fn merge_compare(a: &Args, docs: Vec<Value>, provenance: Value) -> Result<ExitCode> {
-    use super::compare::{row, write_reports, Report};
-    let reports: Vec<Report> = docs
+    use gpu_sudoku::job::compare::{self, AttemptRecord};
+    let reports: Vec<compare::Report> = docs
         .into_iter()
         .zip(&a.shards)
         .map(|(d, p)| {
@@ -98,7 +98,7 @@ fn merge_compare(a: &Args, docs: Vec<Value>, provenance: Value) -> Result<ExitCo
         .iter()
         .flat_map(|r| r.attempts.iter().cloned())
         .collect();
-    let key = |r: &super::compare::AttemptRecord| {
+    let key = |r: &AttemptRecord| {
         (
             paths
                 .iter()
@@ -138,10 +138,16 @@ fn merge_compare(a: &Args, docs: Vec<Value>, provenance: Value) -> Result<ExitCo
                 .collect();
             let unit = group.first().map_or("", |r| r.unit.as_str());
             let outcomes: Vec<_> = group.iter().map(|&r| r.into()).collect();
-            rows.push(row(label, algo, unit, first.params.runs, &outcomes));
+            rows.push(compare::row(
+                label,
+                algo,
+                unit,
+                first.params.runs,
+                &outcomes,
+            ));
         }
     }
-    let merged = Report {
+    let merged = compare::Report {
         tool: first.tool.clone(),
         version: first.version.clone(),
         schema: first.schema,
@@ -153,8 +159,9 @@ fn merge_compare(a: &Args, docs: Vec<Value>, provenance: Value) -> Result<ExitCo
         rows,
         attempts,
     };
-    print_table(&a.reports, &super::compare::table(&merged.rows));
-    write_reports(&a.reports, &merged)?;
+    print_table(&a.reports, &compare::table(&merged.rows));
+    a.reports
+        .write_streamed(|w| merged.write_json(w), |w| merged.write_csv(w))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,0 +1,382 @@
+//! The registry of `compare`'s entries: which names `--algos` takes, what each runs with, and
+//! how one attempt of each runs.
+//!
+//! A new baseline is registered here: [`crate::baselines::by_name`] builds it (and
+//! [`crate::baselines::setting_of`] names its setting, [`crate::baselines::ignores_seed`] says
+//! whether its runs repeat), [`parse`] takes its name as a [`Entry::Baseline`], and
+//! [`run_attempts`] runs it with the run's budget and seed. ILCA (`ilca`, `ilca-PRESET`) and
+//! RFSS (`rfss`, `rfss-ENHANCEMENT`) entries carry their own parameters.
+
+use crate::backend::Device;
+use crate::baselines::{self, Budget};
+use crate::choice::Choice;
+use crate::ilca::presets::{self, Preset};
+use crate::ilca::{self, Batch, IlcaParams, Instance, Prune};
+use crate::puzzle::Grid;
+use crate::rfss::{self, Enhancement, RfssParams};
+use anyhow::{bail, Result};
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// One entry of `--algos`: a baseline by name, or an ILCA or RFSS setting under its name.
+#[derive(Clone, Debug)]
+pub enum Entry {
+    Baseline(String),
+    Ilca(String, IlcaParams),
+    Rfss(String, RfssParams),
+}
+
+impl Entry {
+    /// The entry's name, as `--algos` gives it and the reports write it.
+    pub fn name(&self) -> &str {
+        match self {
+            Entry::Baseline(n) | Entry::Ilca(n, _) | Entry::Rfss(n, _) => n,
+        }
+    }
+
+    /// The parameters of an ILCA or RFSS entry, as the reports write them (a baseline has
+    /// none of its own: it runs with the run's budget and seed).
+    pub fn params_json(&self) -> Option<serde_json::Result<serde_json::Value>> {
+        match self {
+            Entry::Baseline(_) => None,
+            Entry::Ilca(_, p) => Some(serde_json::to_value(p)),
+            Entry::Rfss(_, p) => Some(serde_json::to_value(p)),
+        }
+    }
+}
+
+/// What a run's options give its entries: the limits and seed, the `ilca` entry's preset, and
+/// what reaches every ILCA entry (pruning, sharing) and every enhanced RFSS entry (the stall).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Seed of every stochastic entry.
+    pub seed: u64,
+    /// Wall-clock budget per attempt of a baseline in milliseconds (0: none).
+    pub budget_ms: u64,
+    /// Iteration limit per attempt; replaces the step limit of every ILCA entry and the
+    /// generation limit of RFSS when given.
+    pub max_iterations: Option<u64>,
+    /// The setting of the `ilca` entry (Algorithm 1 without).
+    pub preset: Option<&'static Preset>,
+    pub prune: Option<Prune>,
+    pub share: Option<f64>,
+    pub stall_generations: Option<u32>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            seed: super::DEFAULT_SEED,
+            budget_ms: super::DEFAULT_BUDGET_MS,
+            max_iterations: None,
+            preset: None,
+            prune: None,
+            share: None,
+            stall_generations: None,
+        }
+    }
+}
+
+/// The entries `list` (comma-separated names) names, with `options` folded into their
+/// parameters; refused: no limit at all, an unknown or repeated name, two names of one
+/// setting, an option no entry takes, and a setting the limits make invalid.
+pub fn entries(list: &str, options: &Options) -> Result<Vec<Entry>> {
+    check_limits(options.budget_ms, options.max_iterations)?;
+    let ilca_steps = limit(options.max_iterations, "ILCA steps")?;
+    let base = options
+        .preset
+        .map_or_else(IlcaParams::default, Preset::params);
+    let ilca = IlcaParams {
+        seed: options.seed,
+        prune: options.prune.unwrap_or(base.prune),
+        share: options.share.unwrap_or(base.share),
+        ..base
+    };
+    let rfss = RfssParams {
+        max_generations: limit(options.max_iterations, "RFSS generations")?
+            .unwrap_or(RfssParams::default().max_generations),
+        ..RfssParams::default()
+    };
+    let mut entries = parse(list, &ilca, (options.prune, options.share), &rfss)?;
+    refuse_unused_options(&entries, options)?;
+    for entry in &mut entries {
+        apply_limits(entry, ilca_steps, options.stall_generations)?;
+    }
+    refuse_one_setting_twice(&entries)?;
+    Ok(entries)
+}
+
+/// Local search may never end: a run needs a time budget or an iteration limit.
+pub fn check_limits(budget_ms: u64, max_iterations: Option<u64>) -> Result<()> {
+    if budget_ms == 0 && max_iterations.is_none() {
+        bail!("give a time budget (--budget-ms) or --max-iterations: local search may never end");
+    }
+    Ok(())
+}
+
+/// `--max-iterations` as the step or generation limit of `what` (at most `u32::MAX`).
+fn limit(max_iterations: Option<u64>, what: &str) -> Result<Option<u32>> {
+    max_iterations
+        .map(|m| {
+            u32::try_from(m).map_err(|_| {
+                anyhow::anyhow!(
+                    "--max-iterations {m} is too large for {what} (at most {})",
+                    u32::MAX
+                )
+            })
+        })
+        .transpose()
+}
+
+/// The entries `s` names: `ilca` with `ilca`'s parameters, `ilca-PRESET` with the preset's
+/// (pruning and sharing as given, else the preset's), `rfss` and `rfss-ENHANCEMENT` with
+/// `rfss`'s, any other name a baseline (checked now, before any work).
+pub fn parse(
+    s: &str,
+    ilca: &IlcaParams,
+    (prune, share): (Option<Prune>, Option<f64>),
+    rfss: &RfssParams,
+) -> Result<Vec<Entry>> {
+    let mut out = Vec::new();
+    for name in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        let entry = if name == "ilca" {
+            Entry::Ilca(name.into(), ilca.clone())
+        } else if let Some(p) = name.strip_prefix("ilca-") {
+            let Some(preset) = presets::by_name(p) else {
+                bail!(
+                    "--algos: no ILCA preset `{p}`; presets: {}",
+                    presets::PRESETS
+                        .iter()
+                        .map(|p| p.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            };
+            let params = preset.params();
+            let params = IlcaParams {
+                seed: ilca.seed,
+                prune: prune.unwrap_or(params.prune),
+                share: share.unwrap_or(params.share),
+                ..params
+            };
+            Entry::Ilca(name.into(), params)
+        } else if name == "rfss" {
+            Entry::Rfss(name.into(), rfss.clone())
+        } else if let Some(e) = name.strip_prefix("rfss-") {
+            let Some(enhancement) = Enhancement::from_name(e).filter(|e| *e != Enhancement::Off)
+            else {
+                bail!(
+                    "--algos: `{name}`: RFSS variants are rfss-propagate, rfss-mrv, rfss-logic \
+                     and rfss-lookahead"
+                );
+            };
+            Entry::Rfss(
+                name.into(),
+                RfssParams {
+                    enhancement,
+                    ..rfss.clone()
+                },
+            )
+        } else {
+            // Validates the name (and GA combination) now, before any work.
+            if name != "astar-weighted" {
+                if let Err(e) = baselines::by_name(name, &[]) {
+                    bail!(
+                        "--algos: {e}; and ilca, ilca-PRESET, rfss, rfss-propagate, rfss-mrv, \
+                         rfss-logic, rfss-lookahead"
+                    );
+                }
+            }
+            Entry::Baseline(name.into())
+        };
+        if out.iter().any(|a: &Entry| a.name() == entry.name()) {
+            bail!("--algos names `{name}` twice");
+        }
+        out.push(entry);
+    }
+    if out.is_empty() {
+        bail!("--algos is empty; give a comma-separated list such as backtrack,mrv,ilca");
+    }
+    Ok(out)
+}
+
+/// An option no entry takes would be dropped without a word: refused, naming what takes it.
+fn refuse_unused_options(entries: &[Entry], options: &Options) -> Result<()> {
+    if options.stall_generations.is_some()
+        && !entries
+            .iter()
+            .any(|x| matches!(x, Entry::Rfss(_, p) if p.enhancement != Enhancement::Off))
+    {
+        bail!(
+            "--stall-generations applies to the enhanced RFSS entries only (rfss-propagate, \
+             rfss-mrv, rfss-logic, rfss-lookahead), and --algos has none: add one or leave the \
+             option out"
+        );
+    }
+    let has_ilca = entries.iter().any(|x| matches!(x, Entry::Ilca(..)));
+    for (flag, given) in [
+        ("--share", options.share.is_some()),
+        ("--prune", options.prune.is_some()),
+    ] {
+        if given && !has_ilca {
+            bail!(
+                "{flag} applies to the ILCA entries only (ilca, ilca-PRESET), and --algos has \
+                 none: add one or leave the option out"
+            );
+        }
+    }
+    if options.preset.is_some() && !entries.iter().any(|x| x.name() == "ilca") {
+        bail!(
+            "--preset sets the `ilca` entry, and --algos has none (a preset of its own runs as \
+             the entry ilca-PRESET): add `ilca` to --algos or leave the option out"
+        );
+    }
+    Ok(())
+}
+
+/// The step limit `--max-iterations` gives every ILCA entry, the stall every enhanced RFSS
+/// entry; each setting then validated.
+fn apply_limits(entry: &mut Entry, ilca_steps: Option<u32>, stall: Option<u32>) -> Result<()> {
+    match entry {
+        Entry::Ilca(name, p) => {
+            p.steps = ilca_steps.unwrap_or(p.steps);
+            // compare has no --sr or --restart: name the entry and the budget that fits.
+            for (what, v) in [("selective reset", p.sr), ("restart", p.restart)] {
+                if v > p.steps {
+                    bail!(
+                        "--algos {name}: its {what} period, {v} steps, is longer than \
+                         --max-iterations {}; give --max-iterations {v} or more, or leave the \
+                         entry out",
+                        p.steps
+                    );
+                }
+            }
+            p.validate()?;
+        }
+        Entry::Rfss(_, p) => {
+            // Only the enhanced entries take decisions, so only they take the stall.
+            if p.enhancement != Enhancement::Off {
+                p.stall_generations = stall.unwrap_or(p.stall_generations);
+            }
+            p.validate()?
+        }
+        Entry::Baseline(_) => {}
+    }
+    Ok(())
+}
+
+/// Two names of one setting (`ilca` and `ilca-alg1`, two presets that differ only in the
+/// step limit `--max-iterations` replaces, or `acs` and `acs-q0-0.9`) would run it twice as two
+/// rows: refused.
+pub fn refuse_one_setting_twice(entries: &[Entry]) -> Result<()> {
+    let setting = |a: &Entry| match a {
+        Entry::Baseline(name) => baselines::setting_of(name)
+            .ok()
+            .map(|s| serde_json::json!({ "baseline": s })),
+        Entry::Ilca(_, p) => serde_json::to_value(p).ok(),
+        Entry::Rfss(_, p) => serde_json::to_value(p)
+            .ok()
+            .map(|v| serde_json::json!({ "rfss": v })),
+    };
+    for (i, later) in entries.iter().enumerate() {
+        let Some(v) = setting(later) else { continue };
+        if let Some(same) = entries[..i]
+            .iter()
+            .find(|a| setting(a).as_ref() == Some(&v))
+        {
+            bail!(
+                "--algos: `{}` and `{}` are one setting here; name it once",
+                same.name(),
+                later.name()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Does the `compare` entry `algo` ignore the seed (RFSS and the searches), so that every run
+/// of a puzzle repeats its first, timed again?
+pub fn ignores_seed(algo: &str) -> bool {
+    algo == "rfss" || algo.starts_with("rfss-") || baselines::ignores_seed(algo)
+}
+
+/// How one attempt went: solved or not, its iterations, its wall time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tried {
+    pub solved: bool,
+    pub iterations: u64,
+    pub elapsed: Duration,
+}
+
+/// Attempts `items` of `entry` on `grids` (item i: puzzle i / runs, run i % runs), each timed
+/// alone, `tick` called as each finishes; with what an iteration is (nodes, trials,
+/// generations, steps). A baseline runs with `seed` (mixed per puzzle and run) and `budget`;
+/// ILCA and RFSS entries with their own parameters.
+pub fn run_attempts(
+    entry: &Entry,
+    grids: &[Grid],
+    runs: usize,
+    items: std::ops::Range<usize>,
+    seed: u64,
+    budget: &Budget,
+    tick: &(dyn Fn() + Sync),
+) -> Result<(String, Vec<Tried>)> {
+    let tried = |solved, iterations, elapsed| Tried {
+        solved,
+        iterations,
+        elapsed,
+    };
+    Ok(match entry {
+        Entry::Baseline(name) => {
+            let b = baselines::by_name(name, grids)?;
+            let r = baselines::run_attempts(b.as_ref(), grids, runs, items, seed, budget, tick)
+                .into_iter()
+                .map(|x| tried(x.solved, x.iterations, x.elapsed))
+                .collect();
+            (b.unit().to_string(), r)
+        }
+        // Each attempt runs alone through the CPU runner, so that it is timed alone.
+        Entry::Ilca(_, params) => {
+            let r = items
+                .into_par_iter()
+                .map(|i| {
+                    let t = Instant::now();
+                    let batch = Batch {
+                        puzzles: grids,
+                        settings: std::slice::from_ref(params),
+                        instances: vec![Instance {
+                            setting: 0,
+                            puzzle: i / runs,
+                            run: i % runs,
+                        }],
+                    };
+                    let res = ilca::run::run(&Device::Cpu, &batch, &|_| {})?.remove(0);
+                    tick();
+                    Ok(tried(res.solved, res.steps as u64, t.elapsed()))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            ("steps".into(), r)
+        }
+        // RFSS is deterministic: every run of a puzzle is the same run, timed again.
+        Entry::Rfss(_, params) => {
+            let r = items
+                .into_par_iter()
+                .map(|i| {
+                    let p = i / runs;
+                    let t = Instant::now();
+                    let o = rfss::run::run(
+                        &Device::Cpu,
+                        std::slice::from_ref(&grids[p]),
+                        params,
+                        &|_| {},
+                    )?
+                    .remove(0);
+                    let res = o.to_instance_result(p);
+                    tick();
+                    Ok(tried(res.solved, res.steps as u64, t.elapsed()))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            ("generations".into(), r)
+        }
+    })
+}
