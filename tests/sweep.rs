@@ -486,7 +486,7 @@ fn a_killed_sweep_resumes_only_with_the_same_parameters() {
             [
                 "--backend",
                 "cpu",
-                "--block",
+                "--chunk",
                 "1",
                 "--sr",
                 "10:120:10",
@@ -774,7 +774,7 @@ fn cli_errors_are_clear() {
     let e = run(&["--lr", "0.5"]);
     assert!(e.contains("nothing to sweep"), "{e}");
     let e = run(&["--sr", "10:20:10", "--runs", "0"]);
-    assert!(e.contains("--runs must be at least 1"), "{e}");
+    assert!(e.contains("invalid value '0' for '--runs <RUNS>'"), "{e}");
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "12345\n").unwrap();
     let mut c = bin();

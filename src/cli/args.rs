@@ -255,11 +255,14 @@ pub struct JobArgs {
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
     /// Finish the run a killed command with the same options left in the journal beside
-    /// --json (or --csv): its finished chunks are kept, the rest is run.
+    /// --json (or --csv; a sweep's is beside its --csv): its finished chunks are kept, the
+    /// rest is run.
     #[arg(long)]
     pub resume: bool,
     /// Work items per chunk, the unit of the journal (a killed run loses at most one chunk)
-    /// [default: 16384 instances for batch, 1024 attempts for compare].
+    /// [default: 16384 instances for batch, 1024 attempts for compare]; for sweep, settings
+    /// per engine call [default: automatic, enough for a few hundred thousand instances on the
+    /// GPU, tens of thousands on the CPU].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub chunk: Option<u32>,
 }

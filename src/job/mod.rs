@@ -17,6 +17,7 @@ pub mod compare;
 pub mod devices;
 pub mod journal;
 pub mod merge;
+pub mod sweep;
 
 /// What a running job tells its caller. Every method has a default that does nothing
 /// ([`Quiet`]); the command line draws a progress bar and prints notes on standard error.

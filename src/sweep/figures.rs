@@ -482,6 +482,29 @@ pub fn band_maps(rows: &[Row], opts: Options) -> Result<BandMaps> {
     Ok(m)
 }
 
+crate::choice! {
+    /// The image formats the figures are written in.
+    pub enum FigureFormats {
+        /// PNG images.
+        Png = "png",
+        /// SVG drawings.
+        Svg = "svg",
+        /// PNG and SVG.
+        Both = "both",
+    }
+}
+
+impl FigureFormats {
+    /// The formats, each file written once per format.
+    pub fn formats(self) -> Vec<Format> {
+        match self {
+            FigureFormats::Png => vec![Format::Png],
+            FigureFormats::Svg => vec![Format::Svg],
+            FigureFormats::Both => vec![Format::Png, Format::Svg],
+        }
+    }
+}
+
 /// File names (without folder) of every figure a sweep of the `swept` parameters can give,
 /// in each format: what a command checks before it starts.
 pub fn figure_names(swept: &[Param], formats: &[Format]) -> Vec<String> {

@@ -15,12 +15,14 @@
 
 mod csv;
 pub mod figures;
+mod parse;
 mod plan;
 mod run;
 
 pub use csv::{parse_csv, CSV_HEADER};
+pub use parse::{parse_baseline, parse_values, MAX_RANGE_VALUES};
 pub use plan::Plan;
-pub use run::{check_d_bin, d_bin, difficulty, Input, Sweep};
+pub use run::{check_d_bin, check_file, d_bin, difficulty, Input, Sweep};
 
 use crate::ilca::{Compare, IlcaParams, Prune, ResetCheck, TieBreak};
 use serde::{Deserialize, Serialize};

@@ -4,7 +4,7 @@
 use super::{Fixed, Group, Plan, Point, Row, RunSetting};
 use crate::backend::Device;
 use crate::ilca::{Batch, IlcaParams};
-use crate::puzzle::{Grid, Puzzle};
+use crate::puzzle::{Grid, Puzzle, PuzzleFile};
 use crate::report::InstanceResult;
 use anyhow::{ensure, Result};
 use std::collections::BTreeMap;
@@ -41,6 +41,19 @@ impl Input {
             d: puzzles.iter().map(|p| difficulty(p).0).collect(),
         }
     }
+}
+
+/// Refuses a file a sweep cannot take: one without puzzles, or whose label (which names its
+/// CSV rows) is empty or holds a comma or quote. Errors name the file by its path.
+pub fn check_file(file: &PuzzleFile) -> Result<()> {
+    let f = &file.path;
+    ensure!(!file.puzzles.is_empty(), "{f}: no puzzles in the file");
+    let label = file.label();
+    ensure!(
+        !label.contains([',', '"']) && !label.is_empty(),
+        "{f}: the file name `{label}` labels CSV rows and must not contain a comma or quote"
+    );
+    Ok(())
 }
 
 /// Refuses a d bin width the rows cannot label: [0.01, 1] (a bin's label has two decimals).
