@@ -437,3 +437,221 @@ fn check_solved(r: &InstanceResult, side: usize) -> Result<()> {
         None => Ok(()),
     }
 }
+
+/// Joins the shards of a compare run; `command` is the merge's own command line.
+pub fn compare(shards: &Shards, command: Vec<String>) -> Result<crate::job::compare::Report> {
+    use crate::job::compare::{self, AttemptRecord};
+    let reports: Vec<compare::Report> = shards
+        .docs
+        .iter()
+        .zip(&shards.paths)
+        .map(|(d, p)| {
+            compare::Report::deserialize(d).with_context(|| format!("{p}: not a compare report"))
+        })
+        .collect::<Result<_>>()?;
+    let first = &reports[0];
+    // Canonical order: file (as given), algorithm (as given), puzzle, run. An attempt's file is
+    // its input's path (unique, as compare refuses a file given twice); its rows are labelled
+    // as compare labels them (gpu_sudoku::puzzle::file_label).
+    let paths: Vec<&str> = first.inputs.iter().map(|i| i.path.as_str()).collect();
+    if let Some((k, p)) = paths
+        .iter()
+        .enumerate()
+        .find(|&(k, p)| paths[..k].contains(p))
+    {
+        bail!(
+            "{}: the run's inputs name `{p}` twice (input {k}); compare now refuses that: \
+             rerun the shards with each file given once",
+            shards.paths[0]
+        );
+    }
+    let labels: Vec<String> = paths.iter().map(|p| crate::puzzle::file_label(p)).collect();
+    let algos = &first.params.algos;
+    for (r, shard) in reports.iter().zip(&shards.paths) {
+        for x in &r.attempts {
+            let Some(f) = paths.iter().position(|p| *p == x.path) else {
+                bail!(
+                    "{shard}: an attempt on `{}` is not on any of the run's inputs ({}); is the \
+                     report edited or damaged? Rerun that shard",
+                    x.path,
+                    paths.join(", ")
+                );
+            };
+            ensure!(
+                labels[f] == x.file,
+                "{shard}: an attempt on `{}` is labelled `{}` where this version of gpu-sudoku \
+                 labels that file `{}`; merge shards with the version that ran them",
+                x.path,
+                x.file,
+                labels[f]
+            );
+            ensure!(
+                algos.contains(&x.algo),
+                "{shard}: an attempt of `{}` is not of the run's --algos ({}); is the report \
+                 edited or damaged? Rerun that shard",
+                x.algo,
+                algos.join(",")
+            );
+        }
+    }
+    let mut attempts: Vec<_> = reports
+        .iter()
+        .flat_map(|r| r.attempts.iter().cloned())
+        .collect();
+    let key = |r: &AttemptRecord| {
+        (
+            paths
+                .iter()
+                .position(|p| *p == r.path)
+                .unwrap_or(usize::MAX),
+            algos
+                .iter()
+                .position(|x| *x == r.algo)
+                .unwrap_or(usize::MAX),
+            r.puzzle,
+            r.run,
+        )
+    };
+    attempts.sort_by_key(key);
+    if let Some(w) = attempts.windows(2).find(|w| key(&w[0]) == key(&w[1])) {
+        bail!(
+            "{} on {} puzzle {} run {} is in two shards",
+            w[0].algo,
+            w[0].path,
+            w[0].puzzle,
+            w[0].run
+        );
+    }
+    let expected: usize =
+        first.inputs.iter().map(|i| i.puzzles).sum::<usize>() * first.params.runs * algos.len();
+    ensure!(
+        attempts.len() == expected,
+        "the shards hold {} of the run's {expected} attempts",
+        attempts.len()
+    );
+    let mut rows = Vec::new();
+    for (path, label) in paths.iter().zip(&labels) {
+        for algo in algos {
+            let group: Vec<_> = attempts
+                .iter()
+                .filter(|r| r.path == *path && &r.algo == algo)
+                .collect();
+            let unit = group.first().map_or("", |r| r.unit.as_str());
+            let outcomes: Vec<_> = group.iter().map(|&r| r.into()).collect();
+            rows.push(compare::row(
+                label,
+                algo,
+                unit,
+                first.params.runs,
+                &outcomes,
+            ));
+        }
+    }
+    let merged = compare::Report {
+        tool: first.tool.clone(),
+        version: first.version.clone(),
+        schema: first.schema,
+        command,
+        params: first.params.clone(),
+        inputs: first.inputs.clone(),
+        shard: None,
+        provenance: shards.provenance(),
+        rows,
+        attempts,
+    };
+    Ok(merged)
+}
+
+/// Sweeps are sharded by setting: the merged report holds every setting's rows, in plan order;
+/// `--csv` writes them as the sweep CSV.
+pub fn sweep(shards: &Shards, command: Vec<String>) -> Result<MergedSweep> {
+    let docs = &shards.docs;
+    let settings = docs[0]["params"]["settings"]
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .with_context(|| format!("{}: its sweep has no count of settings", shards.paths[0]))?;
+    // Checked row by row, naming the shard: a setting in one shard only, one row per group and
+    // label of a setting, counts that add up. (Nothing is allocated by the claimed count.)
+    let mut rows: Vec<(usize, Value, crate::sweep::Row)> = Vec::new();
+    let mut owner: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut seen = std::collections::HashSet::new();
+    for (si, d) in docs.iter().enumerate() {
+        let p = &shards.paths[si];
+        for (k, r) in d["rows"].as_array().into_iter().flatten().enumerate() {
+            let s = r["setting"].as_u64().unwrap_or(u64::MAX);
+            ensure!(
+                s < settings as u64,
+                "{p}: row {} is of setting {}, of {settings}",
+                k + 1,
+                r["setting"]
+            );
+            let s = s as usize;
+            let row: crate::sweep::Row = serde_json::from_value(r.clone())
+                .with_context(|| format!("{p}: row {} is not a sweep row", k + 1))?;
+            ensure!(
+                row.solved <= row.instances,
+                "{p}: row {} claims {} solved of {} instances",
+                k + 1,
+                row.solved,
+                row.instances
+            );
+            // One setting answers every step limit of a range: a row is its setting, role,
+            // step limit, group and label.
+            ensure!(
+                seen.insert((s, row.role, row.point.steps, row.group, row.label.clone())),
+                "{p}: setting {s} has two rows for {} at {} steps",
+                row.label,
+                row.point.steps
+            );
+            match owner.get(&s) {
+                Some(&o) if o != si => {
+                    bail!("setting {s} is in two shards ({} and {p})", shards.paths[o])
+                }
+                _ => {
+                    owner.insert(s, si);
+                }
+            }
+            rows.push((s, r.clone(), row));
+        }
+    }
+    if owner.len() < settings {
+        let missing = (0..settings)
+            .filter(|s| !owner.contains_key(s))
+            .map(|s| s.to_string());
+        bail!(
+            "settings missing from the shards: {} (an unfinished shard? finish it with --resume)",
+            shard::listed(missing, settings - owner.len())
+        );
+    }
+    rows.sort_by_key(|(s, _, _)| *s);
+    let mut merged = docs[0].clone();
+    merged["command"] = serde_json::json!(command);
+    merged.as_object_mut().expect("an object").remove("shard");
+    merged["provenance"] = shards.provenance();
+    merged["rows"] = Value::Array(rows.iter().map(|(_, r, _)| r.clone()).collect());
+    Ok(MergedSweep {
+        settings,
+        json: merged,
+        rows: rows.into_iter().map(|(_, _, r)| r).collect(),
+    })
+}
+
+/// The merged report of a sharded sweep: its JSON (the shards' fields, every row in plan
+/// order) and its rows as the sweep CSV writes them.
+pub struct MergedSweep {
+    pub settings: usize,
+    pub json: Value,
+    pub rows: Vec<crate::sweep::Row>,
+}
+
+impl MergedSweep {
+    /// The sweep CSV of the merged rows.
+    pub fn csv(&self) -> String {
+        let mut s = format!("{}\n", crate::sweep::CSV_HEADER);
+        for r in &self.rows {
+            s += &r.csv_line();
+            s.push('\n');
+        }
+        s
+    }
+}
