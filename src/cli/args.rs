@@ -368,3 +368,109 @@ impl InputArgs {
         Ok((ps.remove(0).grid, "command line".into()))
     }
 }
+
+/// The algorithms `batch` and `trace` run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Algo {
+    Ilca,
+    Rfss,
+}
+
+/// Refuses the options of the other algorithm instead of ignoring them.
+pub fn refuse(given: Vec<&str>, only_for: &str, not_for: &str) -> anyhow::Result<()> {
+    if !given.is_empty() {
+        anyhow::bail!(
+            "{} {} only to --algo {only_for}, not to --algo {not_for}",
+            given.join(", "),
+            if given.len() == 1 { "applies" } else { "apply" }
+        );
+    }
+    Ok(())
+}
+
+/// Exit status when the search gave up on some puzzle (`solve`, `rate` and `cnf`).
+pub const GAVE_UP: u8 = 3;
+
+/// Search limits per puzzle, shared by `solve` and `rate`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchLimits {
+    /// Give up on a puzzle after this many search nodes (0: no limit); it is then reported as
+    /// `line N: gave up after K nodes` (`# line N: …` under `solve --pretty`) and the exit
+    /// status is 3.
+    #[arg(long, default_value_t = 10_000_000, value_name = "N")]
+    pub max_nodes: u64,
+    /// Give up on a puzzle after this many seconds of search (0: no limit).
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub time_limit: f64,
+}
+
+impl SearchLimits {
+    /// The default exact solver with these limits.
+    pub fn config(&self) -> anyhow::Result<gpu_sudoku::exact::Config> {
+        use std::time::Duration;
+        anyhow::ensure!(
+            self.time_limit.is_finite() && self.time_limit >= 0.0,
+            "--time-limit {} is not a number of seconds: give one such as 60, or 0 for no limit",
+            self.time_limit
+        );
+        let time_limit = Duration::try_from_secs_f64(self.time_limit).map_err(|_| {
+            anyhow::anyhow!(
+                "--time-limit {} is too large: give at most {} seconds, or 0 for no limit",
+                self.time_limit,
+                u32::MAX
+            )
+        })?;
+        Ok(gpu_sudoku::exact::Config {
+            node_limit: (self.max_nodes > 0).then_some(self.max_nodes),
+            time_limit: (!time_limit.is_zero()).then_some(time_limit),
+            ..Default::default()
+        })
+    }
+
+    /// Classifies every puzzle (none, unique, several) within these limits
+    /// ([`gpu_sudoku::exact::classify_all`]), with a progress bar labelled `what` (on a terminal
+    /// only) that also shows the nodes searched so far.
+    pub fn classify_all(
+        &self,
+        puzzles: &[gpu_sudoku::puzzle::Puzzle],
+        what: &str,
+    ) -> anyhow::Result<Vec<gpu_sudoku::exact::Classified>> {
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        let config = self.config()?;
+        let nodes = std::sync::Arc::new(AtomicU64::new(0));
+        let pb = super::progress::bar(puzzles.len(), what);
+        let done = AtomicBool::new(false);
+        let results = std::thread::scope(|scope| {
+            let ticker = (!pb.is_hidden()).then(|| {
+                scope.spawn(|| {
+                    while !done.load(Ordering::Relaxed) {
+                        let k = nodes.load(Ordering::Relaxed);
+                        if k > 0 {
+                            pb.set_message(format!("{what} ({k} nodes searched)"));
+                        }
+                        std::thread::park_timeout(std::time::Duration::from_millis(200));
+                    }
+                })
+            });
+            let results = gpu_sudoku::exact::classify_all(puzzles, config, &nodes, &|| pb.inc(1));
+            done.store(true, Ordering::Relaxed);
+            if let Some(t) = ticker {
+                t.thread().unpark();
+            }
+            results
+        });
+        pb.finish_and_clear();
+        Ok(results)
+    }
+}
+
+/// `line N: gave up after K nodes (T s)` for a puzzle the search limits stopped, or None when
+/// the answer is known.
+pub fn gave_up_line(c: &gpu_sudoku::exact::Classified, line: usize) -> Option<String> {
+    match c {
+        gpu_sudoku::exact::Classified::Known(_) => None,
+        gpu_sudoku::exact::Classified::GaveUp { nodes, seconds } => Some(format!(
+            "line {line}: gave up after {nodes} nodes ({seconds:.1} s); raise --max-nodes or --time-limit"
+        )),
+    }
+}

@@ -7,7 +7,7 @@ use super::args::{print_table, DeviceArgs, InputArgs, JobArgs, ReportArgs};
 use super::ilca_args::{describe, IlcaArgs};
 use super::progress::BarEvents;
 use super::rfss_args::RfssArgs;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use gpu_sudoku::backend::Device;
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::generate::{paper_tier_of, Tier};
@@ -44,24 +44,7 @@ pub struct Args {
     pub job: JobArgs,
 }
 
-/// The algorithms `batch` and `trace` run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Algo {
-    Ilca,
-    Rfss,
-}
-
-/// Refuses the options of the other algorithm instead of ignoring them.
-pub fn refuse(given: Vec<&str>, only_for: &str, not_for: &str) -> Result<()> {
-    if !given.is_empty() {
-        bail!(
-            "{} {} only to --algo {only_for}, not to --algo {not_for}",
-            given.join(", "),
-            if given.len() == 1 { "applies" } else { "apply" }
-        );
-    }
-    Ok(())
-}
+use super::args::{refuse, Algo};
 
 pub fn run(a: Args) -> Result<ExitCode> {
     let algorithm = algorithm(&a)?;

@@ -5,9 +5,9 @@
 //! (its singles contradict, or the solver answered UNSATISFIABLE), 3 when the solver gave no
 //! answer (UNKNOWN, as `solve` gives up), 1 on an error such as a faulty model.
 
+use super::args::GAVE_UP;
 use super::args::{InputArgs, OnePuzzle};
 use super::output::Output;
-use super::solve::GAVE_UP;
 use anyhow::{bail, ensure, Context, Result};
 use gpu_sudoku::exact::cnf::{encode, read_model, Answer};
 use gpu_sudoku::puzzle::Format;

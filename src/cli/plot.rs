@@ -10,8 +10,8 @@ use super::ilca_args::IlcaArgs;
 use super::output::{self, Output};
 use gpu_sudoku::ilca::IlcaParams;
 use gpu_sudoku::plot::{
-    cell_history, render, Curve, Dash, Format, HLine, IlcaTrace, LinePanels, LinePlot,
-    ProbabilityPanel, Rgb, TraceGrids, BLACK_RGB, GRAY_RGB, PALETTE,
+    cell_history, draw_lines, render, Format, IlcaTrace, LinesSpec, ProbabilityPanel, TraceGrids,
+    Wide,
 };
 use gpu_sudoku::puzzle::read_puzzles;
 use gpu_sudoku::sweep::{figures, parse_csv, Param, Row};
@@ -337,212 +337,23 @@ pub struct LinesArgs {
     pub y_label: String,
 }
 
-/// A wide CSV: column names and rows of numbers (empty fields = missing).
-fn read_wide(path: &str) -> Result<(Vec<String>, Vec<Vec<f64>>)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else {
-        bail!("{path}: empty file (expected a header line of column names)");
-    };
-    let cols: Vec<String> = header.split(',').map(|s| s.trim().to_string()).collect();
-    let mut rows = Vec::new();
-    for (ln, line) in lines {
-        let f: Vec<&str> = line.split(',').map(str::trim).collect();
-        ensure!(
-            f.len() == cols.len(),
-            "{path}:{}: {} fields, the header has {}",
-            ln + 1,
-            f.len(),
-            cols.len()
-        );
-        let mut row = Vec::with_capacity(f.len());
-        for (i, s) in f.iter().enumerate() {
-            // An empty field is a gap in its series; a written value must be a finite number.
-            row.push(if s.is_empty() {
-                f64::NAN
-            } else {
-                s.parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "{path}:{}: column {} ({}): `{s}` is not a finite number (leave the \
-                         field empty for a gap)",
-                            ln + 1,
-                            i + 1,
-                            cols[i]
-                        )
-                    })?
-            });
-        }
-        rows.push(row);
-    }
-    ensure!(!rows.is_empty(), "{path}: no data rows after the header");
-    Ok((cols, rows))
-}
-
-/// Colour of the upper group (`--top`).
-const TOP_COLOUR: Rgb = PALETTE[3];
-
 pub fn run_lines(a: LinesArgs) -> Result<ExitCode> {
     let format = Format::of_path(&a.output)?;
     let path = a.csv.display().to_string();
     let out = Output::new("--output", &a.output.to_string_lossy());
     output::check(&[&path], std::slice::from_ref(&out))?;
-    let (cols, rows) = read_wide(&path)?;
-    let xi = match &a.x {
-        Some(x) => cols
-            .iter()
-            .position(|c| c == x)
-            .with_context(|| format!("{path}: no column `{x}` (columns: {})", cols.join(", ")))?,
-        None => 0,
+    let wide = Wide::read(&path)?;
+    let spec = LinesSpec {
+        x: a.x,
+        exclude: a.exclude,
+        log_y: a.log_y,
+        initial_line: a.initial_line,
+        top: a.top,
+        title: a.title,
+        x_label: a.x_label,
+        y_label: a.y_label,
     };
-    for e in &a.exclude {
-        ensure!(cols.contains(e), "{path}: --exclude {e}: no such column");
-    }
-    let series: Vec<usize> = (0..cols.len())
-        .filter(|&i| i != xi && !a.exclude.contains(&cols[i]))
-        .collect();
-    ensure!(!series.is_empty(), "{path}: no series columns left to plot");
-    let title = a.title.replace("{series}", &series.len().to_string());
-    let x_label = a.x_label.clone().unwrap_or_else(|| cols[xi].clone());
-    let mut plot = LinePlot::new(title.clone(), x_label.clone(), a.y_label.clone());
-    plot.log_y = a.log_y;
-    let pts = |i: usize| -> Vec<(f64, f64)> { rows.iter().map(|r| (r[xi], r[i])).collect() };
-    let last = |i: usize| {
-        rows.iter()
-            .rev()
-            .map(|r| r[i])
-            .find(|v| v.is_finite())
-            .unwrap_or(f64::NAN)
-    };
-    // Series by their last value, largest first.
-    let mut order = series.clone();
-    order.sort_by(|&p, &q| last(q).total_cmp(&last(p)));
-    let mut top = vec![false; cols.len()];
-    if let Some(k) = a.top {
-        ensure!(
-            k >= 1 && k < series.len(),
-            "--top {k}: must be between 1 and the number of series minus one ({})",
-            series.len() - 1
-        );
-        for &i in &order[..k] {
-            top[i] = true;
-        }
-    }
-    let many = series.len() > PALETTE.len();
-    // The upper group is drawn last so that the others cannot cover it.
-    let mut drawn: Vec<usize> = series.iter().copied().filter(|&i| !top[i]).collect();
-    drawn.extend(series.iter().copied().filter(|&i| top[i]));
-    let (mut seen_top, mut seen_rest) = (false, false);
-    for (j, &i) in drawn.iter().enumerate() {
-        let (label, colour) = if let Some(k) = a.top {
-            let seen = if top[i] {
-                &mut seen_top
-            } else {
-                &mut seen_rest
-            };
-            let label = if top[i] {
-                format!("the {k} largest at the end")
-            } else {
-                format!("the other {} series", series.len() - k)
-            };
-            (
-                (!std::mem::replace(seen, true)).then_some(label),
-                if top[i] { TOP_COLOUR } else { GRAY_RGB },
-            )
-        } else if many {
-            (None, Rgb(60, 60, 60))
-        } else {
-            (Some(cols[i].clone()), PALETTE[j % PALETTE.len()])
-        };
-        plot.curves
-            .push(Curve::line(label, pts(i), colour, if many { 1 } else { 2 }));
-    }
-    let mut notes = Vec::new();
-    if a.log_y {
-        let zero = series
-            .iter()
-            .filter(|&&i| rows.iter().any(|r| r[i] <= 0.0))
-            .count();
-        if zero > 0 {
-            notes.push(format!(
-                "{zero} series reach 0 or below (left out of the log axis from there)"
-            ));
-        }
-    }
-    if let Some(k) = a.top {
-        let fmt = gpu_sudoku::plot::fmt_sig3;
-        let (hi, lo, next) = (last(order[0]), last(order[k - 1]), last(order[k]));
-        let gap = if next > 0.0 {
-            format!(", {}× the largest other ({})", fmt(lo / next), fmt(next))
-        } else {
-            String::new()
-        };
-        notes.push(format!(
-            "at the end the {k} largest run from {} to {}{gap}",
-            fmt(lo),
-            fmt(hi)
-        ));
-    }
-    if a.initial_line {
-        let firsts: Vec<f64> = series
-            .iter()
-            .map(|&i| rows[0][i])
-            .filter(|v| v.is_finite())
-            .collect();
-        ensure!(
-            !firsts.is_empty(),
-            "--initial-line: the first row has no values"
-        );
-        let y = firsts.iter().sum::<f64>() / firsts.len() as f64;
-        plot.hlines.push(HLine::new(
-            y,
-            Some(format!("initial mean {}", gpu_sudoku::plot::fmt_num(y))),
-            BLACK_RGB,
-            Dash::Dashed,
-        ));
-    }
-    let bytes = match a.top {
-        Some(k) => {
-            plot.size.1 = 600;
-            let mut close = plot.clone();
-            close.log_y = false;
-            close.title = format!(
-                "close-up, linear scale: the {k} largest at the end (red) against the others"
-            );
-            let max = order
-                .iter()
-                .flat_map(|&i| pts(i))
-                .map(|p| p.1)
-                .filter(|v| v.is_finite())
-                .fold(0.0, f64::max);
-            close.y_range = Some((0.0, max * 1.08));
-            plot.title = if a.log_y {
-                "all series, log scale".into()
-            } else {
-                "all series".into()
-            };
-            let panels = LinePanels {
-                title,
-                subtitle: notes.join("; "),
-                panels: vec![plot, close],
-            };
-            render(&panels, format)?
-        }
-        None => {
-            plot.subtitle = std::iter::once(format!("{} series", series.len()))
-                .filter(|_| many)
-                .chain(notes)
-                .collect::<Vec<_>>()
-                .join("; ");
-            render(&plot, format)?
-        }
-    };
-    out.write(&bytes)?;
+    out.write(&draw_lines(&wide, &spec, format)?)?;
     outln!("wrote {}", a.output.display());
     Ok(ExitCode::SUCCESS)
 }

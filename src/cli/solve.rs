@@ -8,122 +8,13 @@
 //! 2 when some puzzle has none (or, without `--any`, several), 3 when the search gave up on
 //! some puzzle (before 2), 1 on an error such as bad input.
 
-use super::args::InputArgs;
-use anyhow::{anyhow, ensure, Result};
-use gpu_sudoku::exact::{Config, Solutions, Solver};
-use gpu_sudoku::puzzle::Puzzle;
-use rayon::prelude::*;
+use super::args::{gave_up_line, InputArgs, SearchLimits, GAVE_UP};
+use anyhow::{anyhow, Result};
+use gpu_sudoku::exact::{Classified, Solutions};
+use gpu_sudoku::puzzle::{Grid, Puzzle};
 use std::fmt::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// Exit status when the search gave up on some puzzle (`solve` and `rate`).
-pub const GAVE_UP: u8 = 3;
-
-/// Search limits per puzzle, shared by `solve` and `rate`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct SearchLimits {
-    /// Give up on a puzzle after this many search nodes (0: no limit); it is then reported as
-    /// `line N: gave up after K nodes` (`# line N: …` under `solve --pretty`) and the exit
-    /// status is 3.
-    #[arg(long, default_value_t = 10_000_000, value_name = "N")]
-    pub max_nodes: u64,
-    /// Give up on a puzzle after this many seconds of search (0: no limit).
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
-    pub time_limit: f64,
-}
-
-impl SearchLimits {
-    /// The default exact solver with these limits.
-    pub fn config(&self) -> Result<Config> {
-        ensure!(
-            self.time_limit.is_finite() && self.time_limit >= 0.0,
-            "--time-limit {} is not a number of seconds: give one such as 60, or 0 for no limit",
-            self.time_limit
-        );
-        let time_limit = Duration::try_from_secs_f64(self.time_limit).map_err(|_| {
-            anyhow!(
-                "--time-limit {} is too large: give at most {} seconds, or 0 for no limit",
-                self.time_limit,
-                u32::MAX
-            )
-        })?;
-        Ok(Config {
-            node_limit: (self.max_nodes > 0).then_some(self.max_nodes),
-            time_limit: (!time_limit.is_zero()).then_some(time_limit),
-            ..Config::default()
-        })
-    }
-}
-
-/// What the search found for one puzzle within the limits.
-pub enum Classified {
-    Known(Solutions),
-    GaveUp { nodes: u64, seconds: f64 },
-}
-
-impl Classified {
-    /// `line N: gave up after K nodes (T s)`, or None when the answer is known.
-    pub fn gave_up_line(&self, line: usize) -> Option<String> {
-        match self {
-            Classified::Known(_) => None,
-            Classified::GaveUp { nodes, seconds } => Some(format!(
-                "line {line}: gave up after {nodes} nodes ({seconds:.1} s); raise --max-nodes or --time-limit"
-            )),
-        }
-    }
-}
-
-/// Classifies every puzzle (none, unique, several) in parallel within `limits`, with a progress
-/// bar labelled `what` (on a terminal only) that also shows the nodes searched so far.
-pub fn classify_all(
-    puzzles: &[Puzzle],
-    limits: &SearchLimits,
-    what: &str,
-) -> Result<Vec<Classified>> {
-    let config = limits.config()?;
-    let nodes = Arc::new(AtomicU64::new(0));
-    let pb = super::progress::bar(puzzles.len(), what);
-    let done = AtomicBool::new(false);
-    let results = std::thread::scope(|scope| {
-        let ticker = (!pb.is_hidden()).then(|| {
-            scope.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    let k = nodes.load(Ordering::Relaxed);
-                    if k > 0 {
-                        pb.set_message(format!("{what} ({k} nodes searched)"));
-                    }
-                    std::thread::park_timeout(Duration::from_millis(200));
-                }
-            })
-        });
-        let results: Vec<Classified> = puzzles
-            .par_iter()
-            .map(|p| {
-                let started = Instant::now();
-                let mut solver = Solver::new(config).with_node_counter(Arc::clone(&nodes));
-                let r = match solver.classify(&p.grid) {
-                    Some(s) => Classified::Known(s),
-                    None => Classified::GaveUp {
-                        nodes: solver.stats().nodes,
-                        seconds: started.elapsed().as_secs_f64(),
-                    },
-                };
-                pb.inc(1);
-                r
-            })
-            .collect();
-        done.store(true, Ordering::Relaxed);
-        if let Some(t) = ticker {
-            t.thread().unpark();
-        }
-        results
-    });
-    pb.finish_and_clear();
-    Ok(results)
-}
+use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -146,80 +37,38 @@ pub struct Args {
     pub limits: SearchLimits,
 }
 
+/// What the answers were: per kind, and against the file's solution column.
+#[derive(Default)]
+struct Counts {
+    unique: usize,
+    multiple: usize,
+    none: usize,
+    gave_up: usize,
+    /// Puzzles whose file gives a solution: answers equal to it, answers that differ
+    /// (possible only where the puzzle has several solutions).
+    as_file: usize,
+    not_as_file: usize,
+}
+
 pub fn run(a: Args) -> Result<ExitCode> {
     a.limits.config()?;
     let file = a.input.read(&a.file)?;
     let started = Instant::now();
-    let results = classify_all(&file.puzzles, &a.limits, "solving")?;
-    let (mut unique, mut multiple, mut none, mut gave_up) = (0, 0, 0, 0);
-    // Puzzles whose file gives a solution: how many answers were compared with it, how many
-    // differ (possible only where the puzzle has several solutions).
-    let (mut as_file, mut not_as_file) = (0, 0);
+    let results = a.limits.classify_all(&file.puzzles, "solving")?;
+    let mut counts = Counts::default();
     let mut out = String::new();
-    // A line about a puzzle with no grid to show (`line N: …`): under --pretty a `#` comment
-    // and a blank line, so that the output stays a file the blocks reader takes back.
-    let note = |out: &mut String, text: &str| {
-        if a.pretty {
-            writeln!(out, "# {text}\n")
-        } else {
-            writeln!(out, "{text}")
-        }
-    };
     for (p, c) in file.puzzles.iter().zip(&results) {
-        let r = match c {
-            Classified::Known(r) => r,
-            Classified::GaveUp { .. } => {
-                gave_up += 1;
-                note(&mut out, &c.gave_up_line(p.line).expect("gave up"))?;
-                continue;
-            }
-        };
-        let shown = match r {
-            Solutions::Unique(s) => {
-                unique += 1;
-                Some(s)
-            }
-            Solutions::Multiple(s) => {
-                multiple += 1;
-                a.any.then_some(s)
-            }
-            Solutions::None => {
-                none += 1;
-                None
-            }
-        };
-        match shown {
-            Some(s) => {
-                s.verify_solution_of(&p.grid).map_err(|e| {
-                    anyhow!(
-                        "internal error: the solver's answer to line {} is wrong: {e}",
-                        p.line
-                    )
-                })?;
-                if let Some(given) = &p.solution {
-                    if given == s {
-                        as_file += 1;
-                    } else {
-                        not_as_file += 1;
-                    }
-                }
-                if a.pretty {
-                    // A `#` header keeps the output a file the blocks reader takes back.
-                    writeln!(out, "# line {}:\n{}", p.line, s.to_pretty())?;
-                } else {
-                    writeln!(out, "{}", s.to_line())?;
-                }
-            }
-            None => {
-                let what = match r {
-                    Solutions::None => "no solution",
-                    _ => "multiple solutions",
-                };
-                note(&mut out, &format!("line {}: {what}", p.line))?;
-            }
-        }
+        answer(&a, p, c, &mut counts, &mut out)?;
     }
     super::output::stdout(&out);
+    let Counts {
+        unique,
+        multiple,
+        none,
+        gave_up,
+        as_file,
+        not_as_file,
+    } = counts;
     if as_file + not_as_file > 0 {
         errln!(
             "{}: {} answers compared with the file's solution column: {as_file} equal, {not_as_file} differ",
@@ -246,4 +95,76 @@ pub fn run(a: Args) -> Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// Counts what the search found for puzzle `p` and writes its output: the solution shown, or a
+/// line about a puzzle with no grid to show.
+fn answer(a: &Args, p: &Puzzle, c: &Classified, n: &mut Counts, out: &mut String) -> Result<()> {
+    // A line about a puzzle with no grid to show (`line N: …`): under --pretty a `#` comment
+    // and a blank line, so that the output stays a file the blocks reader takes back.
+    let note = |out: &mut String, text: &str| {
+        if a.pretty {
+            writeln!(out, "# {text}\n")
+        } else {
+            writeln!(out, "{text}")
+        }
+    };
+    let r = match c {
+        Classified::Known(r) => r,
+        Classified::GaveUp { .. } => {
+            n.gave_up += 1;
+            note(out, &gave_up_line(c, p.line).expect("gave up"))?;
+            return Ok(());
+        }
+    };
+    let shown = match r {
+        Solutions::Unique(s) => {
+            n.unique += 1;
+            Some(s)
+        }
+        Solutions::Multiple(s) => {
+            n.multiple += 1;
+            a.any.then_some(s)
+        }
+        Solutions::None => {
+            n.none += 1;
+            None
+        }
+    };
+    match shown {
+        Some(s) => show(a.pretty, p, s, n, out),
+        None => {
+            let what = match r {
+                Solutions::None => "no solution",
+                _ => "multiple solutions",
+            };
+            note(out, &format!("line {}: {what}", p.line))?;
+            Ok(())
+        }
+    }
+}
+
+/// Writes solution `s` of puzzle `p`, checked against the rules and the clues, and compared
+/// with the file's solution where it gives one.
+fn show(pretty: bool, p: &Puzzle, s: &Grid, n: &mut Counts, out: &mut String) -> Result<()> {
+    s.verify_solution_of(&p.grid).map_err(|e| {
+        anyhow!(
+            "internal error: the solver's answer to line {} is wrong: {e}",
+            p.line
+        )
+    })?;
+    if let Some(given) = &p.solution {
+        if given == s {
+            n.as_file += 1;
+        } else {
+            n.not_as_file += 1;
+        }
+    }
+    if pretty {
+        // A `#` header keeps the output a file the blocks reader takes back.
+        writeln!(out, "# line {}:\n{}", p.line, s.to_pretty())?;
+    } else {
+        writeln!(out, "{}", s.to_line())?;
+    }
+    Ok(())
 }

@@ -6,8 +6,7 @@
 //! `--algo rfss`: the species-proportion history of one RFSS run (Horn's Fig. 3), sampled every
 //! `--every` generations; `--csv` writes every species' proportion at every sample.
 
-use super::args::{InputArgs, OnePuzzle};
-use super::batch::Algo;
+use super::args::{Algo, InputArgs, OnePuzzle};
 use super::ilca_args::IlcaArgs;
 use super::output::Output;
 use super::rfss_args::RfssArgs;
@@ -124,8 +123,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let (puzzle, origin) = load(&a)?;
     let start = trace::start(&puzzle, &params, a.which.index, a.run)?;
     let b = start.b;
-    let n = b * b;
-    let cells = n * n;
     tln!(
         "ILCA trace of {} (puzzle {}, run {}): {}",
         origin,
@@ -135,15 +132,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
     );
     if !a.no_grids {
         tln!("puzzle ({} clues):", puzzle.clue_count());
-        tout!("{}", render(puzzle.cells(), &vec![false; cells], b));
+        tout!("{}", render(puzzle.cells(), &vec![false; b.pow(4)], b));
     }
-    if params.prune != gpu_sudoku::ilca::Prune::Off {
+    if let Some((pruned, placed)) = trace::pruned(&puzzle, &params) {
         // The engine starts from the pruned puzzle: say what the pruning placed, so that the
         // cells it fixed do not seem to come from nowhere at step 1.
-        let pruned = params.prune.on()(&puzzle);
-        let placed: Vec<bool> = (0..cells)
-            .map(|c| puzzle.cells()[c] == 0 && pruned.cells()[c] != 0)
-            .collect();
         tln!(
             "--prune {} placed {} cells before step 1 (not in the paper){}",
             params.prune,
@@ -154,66 +147,14 @@ pub fn run(a: Args) -> Result<ExitCode> {
             tout!("{}", render(pruned.cells(), &placed, b));
         }
     }
-    let mut csv = a.csv.as_ref().map(|_| {
-        let mut h = String::from("step,cell,row,col,fixed,state,changed,degree,feedback,reset");
-        for k in 1..=n {
-            let _ = write!(h, ",p{k}");
-        }
-        h.push('\n');
-        h
-    });
+    let mut csv = a.csv.as_ref().map(|_| trace::csv_header(b * b));
     let end = trace::record(&puzzle, &params, a.which.index, a.run, |s| {
-        let info = &s.info;
-        tln!(
-            "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}{}",
-            s.step,
-            info.changed,
-            info.conflicted,
-            info.rewarded,
-            info.penalised,
-            if info.emptied > 0 {
-                format!(
-                    " ({} left with no weight: initial weights back)",
-                    info.emptied
-                )
-            } else {
-                String::new()
-            },
-            if info.reset > 0 {
-                format!(", {} reset", info.reset)
-            } else {
-                String::new()
-            }
-        );
+        tln!("{}", step_line(s));
         if !a.no_grids {
             tout!("{}", render(&s.states, &s.changed, b));
         }
         if let Some(out) = csv.as_mut() {
-            for c in 0..cells {
-                let feedback = match s.feedback[c] {
-                    None => "-",
-                    Some(true) => "reward",
-                    Some(false) => "penalty",
-                };
-                let _ = write!(
-                    out,
-                    "{},{},{},{},{},{},{},{},{},{}",
-                    s.step,
-                    c,
-                    c / n + 1,
-                    c % n + 1,
-                    (start.clue[c] != 0) as u8,
-                    s.states[c],
-                    s.changed[c] as u8,
-                    s.degrees[c],
-                    feedback,
-                    s.reset[c] as u8
-                );
-                for p in &s.probabilities[c * n..(c + 1) * n] {
-                    let _ = write!(out, ",{p}");
-                }
-                out.push('\n');
-            }
+            s.write_csv(&start.clue, out);
         }
         Ok(())
     })?;
@@ -233,6 +174,32 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Output::new("--csv", path).write(text.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A step's counts, one line.
+fn step_line(s: &trace::TraceStep) -> String {
+    let info = &s.info;
+    format!(
+        "step {}: {} changed, {} in conflict, {} rewarded, {} penalised{}{}",
+        s.step,
+        info.changed,
+        info.conflicted,
+        info.rewarded,
+        info.penalised,
+        if info.emptied > 0 {
+            format!(
+                " ({} left with no weight: initial weights back)",
+                info.emptied
+            )
+        } else {
+            String::new()
+        },
+        if info.reset > 0 {
+            format!(", {} reset", info.reset)
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// `trace --algo rfss`: one plain RFSS run on the CPU reference, sampled every `--every`

@@ -292,5 +292,44 @@ impl Solver {
     }
 }
 
+/// What the search found for one puzzle within a solver's limits.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Classified {
+    Known(Solutions),
+    /// The node or time limit stopped the search after `nodes` nodes and `seconds` seconds.
+    GaveUp {
+        nodes: u64,
+        seconds: f64,
+    },
+}
+
+/// Classifies every puzzle (none, unique, several) in parallel under `config`, adding the
+/// nodes searched to `nodes` as the search goes (for a progress display) and calling `done`
+/// after each puzzle.
+pub fn classify_all(
+    puzzles: &[crate::puzzle::Puzzle],
+    config: Config,
+    nodes: &Arc<AtomicU64>,
+    done: &(dyn Fn() + Sync),
+) -> Vec<Classified> {
+    use rayon::prelude::*;
+    puzzles
+        .par_iter()
+        .map(|p| {
+            let started = std::time::Instant::now();
+            let mut solver = Solver::new(config).with_node_counter(Arc::clone(nodes));
+            let r = match solver.classify(&p.grid) {
+                Some(s) => Classified::Known(s),
+                None => Classified::GaveUp {
+                    nodes: solver.stats().nodes,
+                    seconds: started.elapsed().as_secs_f64(),
+                },
+            };
+            done();
+            r
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

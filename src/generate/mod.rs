@@ -18,6 +18,7 @@
 
 pub mod complete;
 pub mod rate;
+pub mod report;
 
 use crate::choice::Choice;
 use crate::exact::{Config, Solver};

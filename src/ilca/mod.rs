@@ -31,6 +31,7 @@
 //! or reduction that a GPU could fuse or reorder, so the WGSL kernel (`shaders/ilca.wgsl`) and the
 //! CPU reference ([`cpu`]) agree bit for bit.
 
+pub mod bench;
 pub mod cpu;
 pub mod gpu;
 pub mod presets;

@@ -6,6 +6,7 @@ use super::cpu::{Problem, State, StepInfo};
 use super::IlcaParams;
 use crate::puzzle::Grid;
 use anyhow::Result;
+use std::fmt::Write as _;
 
 /// One time-step of a recorded run.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,6 +143,65 @@ pub fn record(
             .map_err(|why| anyhow::anyhow!("internal error: a 'solved' ILCA grid fails: {why}"))?;
     }
     Ok(TraceEnd { solved_at, grid })
+}
+
+/// The header of an ILCA trace CSV of an n×n puzzle: per step and cell its state, whether the
+/// step changed it, its degree, the feedback, whether it was reset, and the n probabilities the
+/// state was chosen from (`p1`…`pn`).
+pub fn csv_header(n: usize) -> String {
+    let mut h = String::from("step,cell,row,col,fixed,state,changed,degree,feedback,reset");
+    for k in 1..=n {
+        let _ = write!(h, ",p{k}");
+    }
+    h.push('\n');
+    h
+}
+
+impl TraceStep {
+    /// Appends this step's CSV rows (see [`csv_header`]) to `out`, one per cell; `clue` (the
+    /// run's [`TraceStart::clue`]) marks the fixed cells.
+    pub fn write_csv(&self, clue: &[u8], out: &mut String) {
+        let cells = self.states.len();
+        let n = self.probabilities.len() / cells;
+        for c in 0..cells {
+            let feedback = match self.feedback[c] {
+                None => "-",
+                Some(true) => "reward",
+                Some(false) => "penalty",
+            };
+            let _ = write!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{}",
+                self.step,
+                c,
+                c / n + 1,
+                c % n + 1,
+                (clue[c] != 0) as u8,
+                self.states[c],
+                self.changed[c] as u8,
+                self.degrees[c],
+                feedback,
+                self.reset[c] as u8
+            );
+            for p in &self.probabilities[c * n..(c + 1) * n] {
+                let _ = write!(out, ",{p}");
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// What `params.prune` places before step 1: the pruned puzzle the run starts from, and per
+/// cell whether the pruning placed it; `None` without pruning.
+pub fn pruned(puzzle: &Grid, params: &IlcaParams) -> Option<(Grid, Vec<bool>)> {
+    if params.prune == super::Prune::Off {
+        return None;
+    }
+    let pruned = params.prune.on()(puzzle);
+    let placed = (0..puzzle.cells().len())
+        .map(|c| puzzle.cells()[c] == 0 && pruned.cells()[c] != 0)
+        .collect();
+    Some((pruned, placed))
 }
 
 #[cfg(test)]

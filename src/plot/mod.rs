@@ -12,10 +12,12 @@
 mod bands;
 mod lines;
 mod trace;
+mod wide;
 
 pub use bands::{band_of, Band, BandMaps, Heat, Surfaces, BANDS};
 pub use lines::{Curve, Dash, HLine, Interval, IntervalStyle, LinePanels, LinePlot};
 pub use trace::{cell_history, check_trace, IlcaTrace, ProbabilityPanel, TraceGrids};
+pub use wide::{draw_lines, LinesSpec, Wide};
 
 use anyhow::{bail, ensure, Context, Result};
 use plotters::coord::Shift;

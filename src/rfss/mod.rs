@@ -18,6 +18,7 @@ pub mod arith;
 pub mod cpu;
 pub mod enhance;
 pub mod gpu;
+pub mod report;
 pub mod run;
 pub mod trace;
 
