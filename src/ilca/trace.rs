@@ -163,7 +163,7 @@ impl TraceStep {
     pub fn write_csv(&self, clue: &[u8], out: &mut String) {
         let cells = self.states.len();
         let n = self.probabilities.len() / cells;
-        for c in 0..cells {
+        for (c, &clue) in clue.iter().enumerate() {
             let feedback = match self.feedback[c] {
                 None => "-",
                 Some(true) => "reward",
@@ -176,7 +176,7 @@ impl TraceStep {
                 c,
                 c / n + 1,
                 c % n + 1,
-                (clue[c] != 0) as u8,
+                (clue != 0) as u8,
                 self.states[c],
                 self.changed[c] as u8,
                 self.degrees[c],
