@@ -11,7 +11,7 @@
 //! spec.values.insert(Param::Sr, Values::Range(vec![10.0, 20.0, 30.0]));
 //! let request = Request::new(vec![file], spec, Default::default());
 //! let plan = Plan::new(&request, request.settings()?)?;
-//! let (devices, _) = job::devices::open(Default::default(), None)?;
+//! let (devices, _) = job::devices::open(gpu_sudoku::backend::Backend::Auto, None)?;
 //! // Without a CSV (`Keep::default()`) the rows are only returned.
 //! let report = job::sweep::run(&plan, &devices, &job::Keep::default(), &job::Quiet)?;
 //! for (label, best) in report.best() {
