@@ -14,8 +14,13 @@
 // step's `learn` may still read; degrees, flags and units are only written after the next
 // step's first barrier, when every `learn` of this step is done.
 //
-// The host prepends `const` lines for B, N, CELLS, NP, IPW, TPI, CPT (see src/ilca/gpu.rs) and
-// shaders/rng.wgsl.
+// The host prepends `const` lines (src/ilca/gpu.rs, `prelude`) and shaders/rng.wgsl. The prelude
+// holds every number this kernel shares with the Rust side, written from the Rust definitions:
+// the sizes B, N, CELLS, NP and the mapping IPW, TPI, CPT; the layout of `tables` (UNITS_OFF,
+// SET_OFF, SET_STRIDE, the word offsets SET_* of a setting's fields) and of `puzzle_data`
+// (PUZ_STRIDE); the status bit EXHAUSTED; the bits of the f32 constants SCALE_HIGH, SCALE_LOW and
+// FLUSH_BELOW (`*_BITS`, turned back by bitcast, so exact); and the codes of the options:
+// COMPARE_*, TIE_*, RESET_CHECK_*. No number of the Rust side is written here.
 //
 // Every loop here (and in the functions it calls) is counted by LoopPasses
 // (src/ilca/gpu.rs): the host caps the steps of a dispatch so that no invocation exceeds
@@ -23,16 +28,6 @@
 // docs/GPU.md, "Loop budget per dispatch"). Adding or changing a loop means updating that bound.
 
 const WG: u32 = IPW * TPI;
-const UNITS_OFF: u32 = CELLS * NP;
-const SET_OFF: u32 = UNITS_OFF + 3u * N * N;
-// per setting: steps, sr, compare, tie, reset_check, restart, share factor bits (0 = off),
-// reward bits [NP+1], penalty bits [NP+1]
-const SET_STRIDE: u32 = 7u + 2u * (NP + 1u);
-const PUZ_STRIDE: u32 = CELLS + CELLS * N;
-const EXHAUSTED: u32 = 0x80000000u;
-const SCALE_HIGH_BITS: u32 = 0x4f800000u; // 2^32
-const SCALE_LOW_BITS: u32 = 0x2f800000u;  // 2^-32
-const FLUSH_BITS: u32 = 0x0d800000u;      // 2^-100
 
 struct Params {
     num_instances: u32,
@@ -48,20 +43,27 @@ struct Params {
 // The parameters of this invocation's instance (settings are a batch dimension).
 var<private> s_steps: u32;
 var<private> s_sr: u32;
-var<private> s_compare: u32;     // 0 sharing, 1 free, 2 all
-var<private> s_tie: u32;         // 0 random, 1 first, 2 keep
-var<private> s_check: u32;       // 0 permutation, 1 sum
+var<private> s_compare: u32;     // COMPARE_*
+var<private> s_tie: u32;         // TIE_*
+var<private> s_check: u32;       // RESET_CHECK_*
 var<private> s_restart: u32;     // full restart period, 0 = off
 var<private> s_share: u32;       // bits of the resource-sharing factor s, 0 = off
 var<private> s_factors: u32;     // offset of the reward factors in `tables`
 
 @group(0) @binding(0) var<uniform> P: Params;
-// peers [CELLS*NP] | units [3N*N] | settings [SET_STRIDE each]
+// One instance's line of `inst_info`: its puzzle (among the chunk's), RNG key and setting.
+struct InstanceInfo {
+    local_puzzle: u32,
+    key: u32,
+    setting: u32,
+}
+
+// peers [CELLS*NP] | units [3N*N] | settings [SET_STRIDE each: steps, sr, compare, tie,
+// reset_check, restart, share factor bits (0 = off), reward bits [NP+1], penalty bits [NP+1]]
 @group(0) @binding(1) var<storage, read> tables: array<u32>;
 // per puzzle: clue digit per cell [CELLS] | initial weight bits [CELLS*N]
 @group(0) @binding(2) var<storage, read> puzzle_data: array<u32>;
-// per instance: puzzle index, RNG key, setting index
-@group(0) @binding(3) var<storage, read> inst_info: array<u32>;
+@group(0) @binding(3) var<storage, read> inst_info: array<InstanceInfo>;
 @group(0) @binding(4) var<storage, read_write> weights: array<f32>;
 @group(0) @binding(5) var<storage, read_write> choices: array<u32>;
 // per instance: 0 while running, the solving step (1-based) once solved,
@@ -147,12 +149,13 @@ fn choose_digit(k: u32, cur: u32, key: u32, t: u32, c: u32) -> Choice {
             }
         }
     }
-    if (s_tie == 2u && cur != 0u && w[base + cur - 1u] == best) {
+    if (s_tie == TIE_KEEP && cur != 0u && w[base + cur - 1u] == best) {
         return Choice(cur, others);
     }
-    if (s_tie == 1u || ties == 1u) {
+    if (s_tie == TIE_FIRST || ties == 1u) {
         return Choice(first + 1u, others);
     }
+    // TIE_RANDOM, or TIE_KEEP when the current digit is not among the largest
     var pick = draw(key, t, c) % ties;
     for (var d = 0u; d < N; d++) {
         if (w[base + d] == best) {
@@ -167,7 +170,7 @@ fn choose_digit(k: u32, cur: u32, key: u32, t: u32, c: u32) -> Choice {
 
 // x, or 0 below 2^-100 (cpu::flushed).
 fn flushed(x: f32) -> f32 {
-    return select(x, 0.0, x < bitcast<f32>(FLUSH_BITS));
+    return select(x, 0.0, x < bitcast<f32>(FLUSH_BELOW_BITS));
 }
 
 // The power of two cpu::rescale scales a row by when its largest weight is m (1: none).
@@ -235,9 +238,10 @@ fn unit_resolved(sbase: u32, u: u32) -> bool {
             hi |= 1u << (v - 33u);
         }
     }
-    if (s_check == 1u) {
+    if (s_check == RESET_CHECK_SUM) {
         return sum == N * (N + 1u) / 2u;
     }
+    // RESET_CHECK_PERMUTATION
     return !blank && countOneBits(lo) + countOneBits(hi) == N;
 }
 
@@ -255,17 +259,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var puz = 0u;
     var key = 0u;
     if (live) {
-        puz = inst_info[3u * inst];
-        key = inst_info[3u * inst + 1u];
-        let so = SET_OFF + inst_info[3u * inst + 2u] * SET_STRIDE;
-        s_steps = tables[so];
-        s_sr = tables[so + 1u];
-        s_compare = tables[so + 2u];
-        s_tie = tables[so + 3u];
-        s_check = tables[so + 4u];
-        s_restart = tables[so + 5u];
-        s_share = tables[so + 6u];
-        s_factors = so + 7u;
+        let info = inst_info[inst];
+        puz = info.local_puzzle;
+        key = info.key;
+        let so = SET_OFF + info.setting * SET_STRIDE;
+        s_steps = tables[so + SET_STEPS];
+        s_sr = tables[so + SET_SR];
+        s_compare = tables[so + SET_COMPARE];
+        s_tie = tables[so + SET_TIE];
+        s_check = tables[so + SET_RESET_CHECK];
+        s_restart = tables[so + SET_RESTART];
+        s_share = tables[so + SET_SHARE];
+        s_factors = so + SET_FACTORS;
     }
     let pbase = puz * PUZ_STRIDE;
     let sbase = slot * CELLS;
@@ -384,11 +389,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                                 for (var i = 0u; i < NP; i++) {
                                     let q = peer_of(c, i);
                                     var compared = true;
-                                    if (s_compare == 0u) {
+                                    if (s_compare == COMPARE_SHARING) {
                                         compared = states[sb + q] == ch;
-                                    } else if (s_compare == 1u) {
+                                    } else if (s_compare == COMPARE_FREE) {
                                         compared = puzzle_data[pbase + q] == 0u;
-                                    }
+                                    } // else COMPARE_ALL: every neighbour
                                     if (compared && degrees[sbase + q] >= deg) {
                                         reward = false;
                                         break;

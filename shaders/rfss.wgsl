@@ -7,25 +7,27 @@
 // updating that bound (docs/RFSS.md, "Loop budget per dispatch").
 
 //
-// The host prepends `const` lines for WGM, WG_SP, WG_RES and WG_BLANK (src/rfss/gpu.rs, `source`):
-// when WGM is true, every instance of the batch fits workgroup memory (at most WG_SP species,
+// The host prepends `const` lines (src/rfss/gpu.rs, `prelude`): every number this kernel shares
+// with the Rust side, written from the Rust definitions: LANES (= arith::LANES, the workgroup
+// size; it fixes the summation tree of the normaliser), RCP_MAGIC and RCP_STEPS (arith::rcp),
+// RES_PER_SPECIES, the flag bits FLAG_DONE and FLAG_STALLED, the codes UNDERFLOW_*, and WGM,
+// WG_SP, WG_RES and WG_BLANK. No number of the Rust side is written here.
+// When WGM is true, every instance of the batch fits workgroup memory (at most WG_SP species,
 // WG_RES resources, WG_BLANK blank cells), and a dispatch keeps the instance's proportions p,
 // shares w, loads and read-off there, loaded at its start and written back at its end (the
 // stages gather these by index; on an H200 this ran about 10% faster than the storage buffers).
 // Otherwise they stay in the storage buffers. The arithmetic is the same either way.
 
-const LANES: u32 = 256u;          // = arith::LANES: fixes the summation tree of the normaliser
-const RCP_MAGIC: u32 = 0x7EF311C3u; // = arith::RCP_MAGIC
-const RCP_STEPS: u32 = 4u;        // = arith::RCP_STEPS
-
-const FLAG_DONE: u32 = 1u;
-const FLAG_STALLED: u32 = 2u;
+// The tree of arith::lane_sum is written out below as three levels that fold the LANES lanes
+// into FOLD, then fold32, which adds exactly 32.
+const FOLD: u32 = LANES / 8u;
+const_assert FOLD == 32u;
 
 struct Params {
     gens: u32,        // generations to run in this dispatch
     zero: u32,        // always 0; the compiler cannot know it (keeps products from fusing)
     thr_bits: u32,    // underflow threshold 2^-k as f32 bits
-    floor: u32,       // 0: extinct below the threshold, 1: hold at the threshold
+    underflow: u32,   // UNDERFLOW_EXTINCT: extinct below the threshold, UNDERFLOW_FLOOR: held there
     stable: u32,      // stable_generations
     stall: u32,       // stall_generations, 0 when the enhancement is off
     n_inst: u32,
@@ -75,7 +77,7 @@ var<workgroup> ww: array<f32, WG_SP>;
 var<workgroup> wl: array<f32, WG_RES>;
 var<workgroup> wa: array<u32, WG_BLANK>;
 var<workgroup> lanes: array<f32, LANES>;
-var<workgroup> lanes32: array<f32, 32>;
+var<workgroup> lanes32: array<f32, FOLD>;
 var<workgroup> wg_conflicts: atomic<u32>;
 var<workgroup> wg_changed: atomic<u32>;
 var<workgroup> wg_flags: u32;
@@ -182,7 +184,7 @@ fn opaque4(v: vec4<f32>) -> vec4<f32> {
     return bitcast<vec4<f32>>(bitcast<vec4<u32>>(v) ^ vec4<u32>(params.zero));
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(LANES)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
     let inst = wid.x + wid.y * params.groups_x;
     if (inst >= params.n_inst) {
@@ -232,7 +234,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let px = get_p(h, x);
             var wx = 0.0;
             if (px != 0.0) {
-                let b = (h.sp_off + x) * 4u;
+                let b = (h.sp_off + x) * RES_PER_SPECIES;
                 // opaque() between the additions: this order of summation, whatever the
                 // compiler (llvmpipe's GL compiler regrouped the plain expression).
                 let m = opaque(opaque(get_load(h, sp_res[b]) + get_load(h, sp_res[b + 1u]))
@@ -244,13 +246,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         lanes[t] = part;
         workgroupBarrier();
-        // The tree of arith::lane_sum with two barriers instead of eight: lane t < 32 adds the
-        // eight lanes the tree's first three levels fold into lane t, in the tree's order;
-        // then every lane does the last five levels itself (fold32).
+        // The tree of arith::lane_sum with two barriers instead of eight: lane t < FOLD adds the
+        // eight lanes the tree's first three levels (s = LANES/2, LANES/4, LANES/8) fold into
+        // lane t, in the tree's order; then every lane does the last five levels itself (fold32).
         // (opaque() keeps a compiler from regrouping the sums, see `m` below.)
-        if (t < 32u) {
-            let a = opaque(opaque(lanes[t] + lanes[t + 128u]) + opaque(lanes[t + 64u] + lanes[t + 192u]));
-            let b = opaque(opaque(lanes[t + 32u] + lanes[t + 160u]) + opaque(lanes[t + 96u] + lanes[t + 224u]));
+        if (t < FOLD) {
+            let a = opaque(opaque(lanes[t] + lanes[t + 4u * FOLD]) + opaque(lanes[t + 2u * FOLD] + lanes[t + 6u * FOLD]));
+            let b = opaque(opaque(lanes[t + FOLD] + lanes[t + 5u * FOLD]) + opaque(lanes[t + 3u * FOLD] + lanes[t + 7u * FOLD]));
             lanes32[t] = a + b;
         }
         workgroupBarrier();
@@ -261,9 +263,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let wx = get_w(h, x);
             var v = opaque(wx * rz);
             if (wx != 0.0 && v < thr) {
-                if (params.floor != 0u) {
+                if (params.underflow == UNDERFLOW_FLOOR) {
                     v = thr;
-                } else {
+                } else { // UNDERFLOW_EXTINCT
                     v = 0.0;
                 }
             }
@@ -298,7 +300,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var chosen = 0u;
             for (var j = a; j < e; j++) {
                 let x = csr[h.list_off + j];
-                let cell_res = sp_res[(h.sp_off + x) * 4u];
+                let cell_res = sp_res[(h.sp_off + x) * RES_PER_SPECIES];
                 if (get_argmax(h, cell_res) == x) {
                     chosen += 1u;
                 }

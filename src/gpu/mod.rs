@@ -1,14 +1,16 @@
 //! GPU plumbing shared by every kernel, and nothing about any algorithm: opening an adapter,
-//! buffers and read-back, pipelines with named bindings, a per-device cache of compiled
-//! kernels, and the loop budget that sizes dispatches.
+//! buffers and read-back, pipelines with named bindings, the `const` prelude written before each
+//! kernel, a per-device cache of compiled kernels, and the loop budget that sizes dispatches.
 
 mod buffers;
 mod context;
 pub mod layout;
 mod pipeline;
+mod prelude;
 
 pub use context::{adapter_index, describe, list_adapters, Gpu};
 pub use pipeline::{grid_2d, Access, Binding, BoundsChecks, Pipeline};
+pub use prelude::Prelude;
 
 /// Most loop passes (loop back-edge evaluations, over all loops of a kernel) one invocation may
 /// make in one dispatch. Mesa's llvmpipe/lavapipe (gallivm) counts every loop pass of a group of

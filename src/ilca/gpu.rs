@@ -6,9 +6,12 @@ use anyhow::{ensure, Result};
 use std::mem::size_of;
 
 use super::cpu::Problem;
-use super::{Batch, Compare, IlcaParams, Instance, Prune, ResetCheck, TieBreak};
+use super::{
+    Batch, Compare, IlcaParams, Instance, Prune, ResetCheck, TieBreak, FLUSH_BELOW, SCALE_HIGH,
+    SCALE_LOW,
+};
 use crate::choice::Choice;
-use crate::gpu::{grid_2d, Binding, BoundsChecks, Gpu, Pipeline, LOOP_PASS_BUDGET};
+use crate::gpu::{grid_2d, Binding, BoundsChecks, Gpu, Pipeline, Prelude, LOOP_PASS_BUDGET};
 use crate::puzzle::Grid;
 use crate::report::InstanceResult;
 use rayon::prelude::*;
@@ -206,10 +209,10 @@ crate::wgsl_struct!(Uniforms as ILCA_PARAMS {
 // Uniform blocks are laid out in 16-byte multiples.
 const _: () = assert!(size_of::<Uniforms>().is_multiple_of(16));
 
-/// One instance's line of the `inst_info` buffer (three u32 per instance in ilca.wgsl).
+/// One instance's line of the `inst_info` buffer (`InstanceInfo` in ilca.wgsl).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
-struct InstanceInfo {
+pub(crate) struct InstanceInfo {
     /// Index of its puzzle among the chunk's puzzles.
     local_puzzle: u32,
     /// Random key, [`Batch::key`].
@@ -218,10 +221,66 @@ struct InstanceInfo {
     setting: u32,
 }
 
-const _: () = assert!(size_of::<InstanceInfo>() == 3 * size_of::<u32>());
+crate::wgsl_struct!(InstanceInfo as ILCA_INSTANCEINFO {
+    local_puzzle, key, setting
+});
 
 /// Status bit of an instance that reached its step limit unsolved (`EXHAUSTED` in ilca.wgsl).
 const EXHAUSTED: u32 = 0x8000_0000;
+
+impl Compare {
+    /// The kernel's code for this rule (`COMPARE_*` in ilca.wgsl, from [`prelude`]).
+    pub const fn code(self) -> u32 {
+        match self {
+            Compare::Sharing => 0,
+            Compare::Free => 1,
+            Compare::All => 2,
+        }
+    }
+}
+
+impl TieBreak {
+    /// The kernel's code for this rule (`TIE_*` in ilca.wgsl, from [`prelude`]).
+    pub const fn code(self) -> u32 {
+        match self {
+            TieBreak::Random => 0,
+            TieBreak::First => 1,
+            TieBreak::Keep => 2,
+        }
+    }
+}
+
+impl ResetCheck {
+    /// The kernel's code for this check (`RESET_CHECK_*` in ilca.wgsl, from [`prelude`]).
+    pub const fn code(self) -> u32 {
+        match self {
+            ResetCheck::Permutation => 0,
+            ResetCheck::Sum => 1,
+        }
+    }
+}
+
+/// The head of one setting's block in the tables buffer; the reward factors (|N| + 1 f32 bits)
+/// and the penalty factors (as many) follow it. The kernel reads the block by the word offsets
+/// `SET_*` the [`prelude`] gives.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct SettingHead {
+    steps: u32,
+    sr: u32,
+    compare: u32,
+    tie: u32,
+    reset_check: u32,
+    restart: u32,
+    /// Bits of the resource-sharing factor s; 0 (off) is no factor: s = 1/(1 + share) is at
+    /// least 1/1001.
+    share: u32,
+}
+
+/// Words of one setting's block for `n_peers` peers.
+fn setting_stride(n_peers: usize) -> usize {
+    size_of::<SettingHead>() / size_of::<u32>() + 2 * (n_peers + 1)
+}
 
 /// The kernel's bind group, binding i = entry i (names as in ilca.wgsl, checked when compiling).
 pub(crate) const BINDINGS: [Binding; 7] = [
@@ -238,50 +297,74 @@ const _: () = assert!(crate::gpu::layout::bindings_match(
     &BINDINGS
 ));
 
-/// The kernel's source for box size `b`: its size constants, the RNG, the kernel.
-pub(crate) fn source(b: usize, m: Mapping) -> String {
+/// The `const` lines before the kernel for box size `b` under mapping `m`: sizes, the layout of
+/// its buffers, the status bit, the f32 constants of [`super::cpu`]'s rescale, and the codes of
+/// the options, all from their Rust definitions (the kernel restates none).
+pub(crate) fn prelude(b: usize, m: Mapping) -> Prelude {
     let g = crate::puzzle::Geometry::get(b);
-    format!(
-        "const B: u32 = {}u;\nconst N: u32 = {}u;\nconst CELLS: u32 = {}u;\nconst NP: u32 = {}u;\n\
-         const IPW: u32 = {}u;\nconst TPI: u32 = {}u;\nconst CPT: u32 = {}u;\n{}\n{}",
-        g.b,
-        g.n,
-        g.cells,
-        g.n_peers,
-        m.ipw,
-        m.tpi,
-        m.cpt,
-        crate::rng::WGSL,
-        KERNEL
-    )
+    let word = |offset: usize| offset / size_of::<u32>();
+    let mut p = Prelude::new();
+    p.size("B", g.b)
+        .size("N", g.n)
+        .size("CELLS", g.cells)
+        .size("NP", g.n_peers)
+        .size("IPW", m.ipw)
+        .size("TPI", m.tpi)
+        .size("CPT", m.cpt)
+        // tables: peers | units | settings (see run_inner)
+        .size("UNITS_OFF", g.peers.len())
+        .size("SET_OFF", g.peers.len() + g.units.len())
+        .size("SET_STRIDE", setting_stride(g.n_peers))
+        .size("SET_STEPS", word(std::mem::offset_of!(SettingHead, steps)))
+        .size("SET_SR", word(std::mem::offset_of!(SettingHead, sr)))
+        .size(
+            "SET_COMPARE",
+            word(std::mem::offset_of!(SettingHead, compare)),
+        )
+        .size("SET_TIE", word(std::mem::offset_of!(SettingHead, tie)))
+        .size(
+            "SET_RESET_CHECK",
+            word(std::mem::offset_of!(SettingHead, reset_check)),
+        )
+        .size(
+            "SET_RESTART",
+            word(std::mem::offset_of!(SettingHead, restart)),
+        )
+        .size("SET_SHARE", word(std::mem::offset_of!(SettingHead, share)))
+        .size("SET_FACTORS", word(size_of::<SettingHead>()))
+        // puzzle data: clues | initial weight bits (see run_chunk)
+        .size("PUZ_STRIDE", g.cells + g.cells * g.n)
+        .bits("EXHAUSTED", EXHAUSTED)
+        .f32_bits("SCALE_HIGH", SCALE_HIGH)
+        .f32_bits("SCALE_LOW", SCALE_LOW)
+        .f32_bits("FLUSH_BELOW", FLUSH_BELOW)
+        .codes("COMPARE", Compare::code)
+        .codes("TIE", TieBreak::code)
+        .codes("RESET_CHECK", ResetCheck::code);
+    p
 }
 
-/// One setting's block in the tables buffer (layout = SET_STRIDE in ilca.wgsl).
+/// The kernel's source for box size `b`: its [`prelude`], the RNG, the kernel.
+pub(crate) fn source(b: usize, m: Mapping) -> String {
+    prelude(b, m).source(&[crate::rng::WGSL, KERNEL])
+}
+
+/// One setting's block in the tables buffer: [`SettingHead`], then the factors.
 fn setting_words(p: &IlcaParams, n_peers: usize) -> Vec<u32> {
     let (reward, penalty) = p.factor_tables(n_peers);
-    let mut v = vec![
-        p.steps,
-        p.sr,
-        match p.compare {
-            Compare::Sharing => 0,
-            Compare::Free => 1,
-            Compare::All => 2,
-        },
-        match p.tie {
-            TieBreak::Random => 0,
-            TieBreak::First => 1,
-            TieBreak::Keep => 2,
-        },
-        match p.reset_check {
-            ResetCheck::Permutation => 0,
-            ResetCheck::Sum => 1,
-        },
-        p.restart,
-        // 0 (off) is no factor: sharing's s = 1/(1 + share) is at least 1/1001.
-        p.share_factor().map_or(0, f32::to_bits),
-    ];
+    let head = SettingHead {
+        steps: p.steps,
+        sr: p.sr,
+        compare: p.compare.code(),
+        tie: p.tie.code(),
+        reset_check: p.reset_check.code(),
+        restart: p.restart,
+        share: p.share_factor().map_or(0, f32::to_bits),
+    };
+    let mut v = bytemuck::cast_slice::<SettingHead, u32>(&[head]).to_vec();
     v.extend(reward.iter().map(|f| f.to_bits()));
     v.extend(penalty.iter().map(|f| f.to_bits()));
+    assert_eq!(v.len(), setting_stride(n_peers));
     v
 }
 
@@ -679,6 +762,90 @@ fn run_chunk(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every number the kernel shares with Rust comes from the prelude: each prelude constant
+    /// is used, none is declared again, no bit pattern is written in the kernel, and no option
+    /// code is compared with a bare number (`s_tie == 2u` was; `s_tie == TIE_KEEP` is).
+    #[test]
+    fn the_kernel_takes_every_shared_number_from_the_prelude() {
+        for b in 2usize..=8 {
+            let m = Mapping::for_cells(b.pow(4));
+            let p = prelude(b, m);
+            let errors = p.check_kernel(KERNEL, &["s_compare", "s_tie", "s_check"]);
+            assert!(errors.is_empty(), "{b}: {errors:#?}");
+            assert!(source(b, m).starts_with(p.text()));
+        }
+        for removed in ["== 0u", "== 1u", "== 2u"] {
+            for code in ["s_compare", "s_tie", "s_check"] {
+                assert!(
+                    !KERNEL.contains(&format!("{code} {removed}")),
+                    "{code} {removed}"
+                );
+            }
+        }
+        let p = prelude(3, Mapping::for_cells(81));
+        for name in [
+            "COMPARE_SHARING",
+            "COMPARE_FREE",
+            "COMPARE_ALL",
+            "TIE_RANDOM",
+            "TIE_FIRST",
+            "TIE_KEEP",
+            "RESET_CHECK_PERMUTATION",
+            "RESET_CHECK_SUM",
+            "EXHAUSTED",
+            "FLUSH_BELOW_BITS",
+            "SET_FACTORS",
+        ] {
+            assert!(p.names().iter().any(|n| n == name), "{name}");
+        }
+        assert!(p.text().contains("const TIE_KEEP: u32 = 2u;\n"));
+        assert!(p
+            .text()
+            .contains("const FLUSH_BELOW_BITS: u32 = 0x0d800000u;"));
+    }
+
+    /// A setting's block is laid out as the prelude's offsets say.
+    #[test]
+    fn setting_words_follow_the_prelude_offsets() {
+        let s = IlcaParams {
+            steps: 77,
+            sr: 5,
+            restart: 9,
+            tie: TieBreak::Keep,
+            compare: Compare::Free,
+            reset_check: ResetCheck::Sum,
+            share: 0.25,
+            ..Default::default()
+        };
+        let w = setting_words(&s, 20);
+        assert_eq!(w.len(), setting_stride(20));
+        assert_eq!(w.len(), 7 + 2 * 21);
+        let p = prelude(3, Mapping::for_cells(81));
+        let at = |name: &str| -> usize {
+            let line = p
+                .text()
+                .lines()
+                .find(|l| l.starts_with(&format!("const {name}: u32 = ")))
+                .unwrap();
+            line.split(" = ")
+                .nth(1)
+                .unwrap()
+                .trim_end_matches("u;")
+                .parse()
+                .unwrap()
+        };
+        assert_eq!(w[at("SET_STEPS")], 77);
+        assert_eq!(w[at("SET_SR")], 5);
+        assert_eq!(w[at("SET_RESTART")], 9);
+        assert_eq!(w[at("SET_TIE")], TieBreak::Keep.code());
+        assert_eq!(w[at("SET_COMPARE")], Compare::Free.code());
+        assert_eq!(w[at("SET_RESET_CHECK")], ResetCheck::Sum.code());
+        assert_eq!(w[at("SET_SHARE")], s.share_factor().unwrap().to_bits());
+        let (reward, _) = s.factor_tables(20);
+        assert_eq!(w[at("SET_FACTORS")], reward[0].to_bits());
+        assert_eq!(at("SET_STRIDE"), w.len());
+    }
 
     #[test]
     fn loop_pass_bound_by_hand() {

@@ -8,8 +8,8 @@
 
 use super::cpu::State;
 use super::enhance::{self, Search};
-use super::{finish, Problem, Readoff, RfssOutcome, RfssParams, Underflow};
-use crate::gpu::{grid_2d, Binding, BoundsChecks, Gpu, Pipeline, LOOP_PASS_BUDGET};
+use super::{finish, Problem, Readoff, RfssOutcome, RfssParams, Underflow, RES_PER_SPECIES};
+use crate::gpu::{grid_2d, Binding, BoundsChecks, Gpu, Pipeline, Prelude, LOOP_PASS_BUDGET};
 use crate::puzzle::Grid;
 use anyhow::{bail, ensure, Result};
 use std::mem::size_of;
@@ -71,8 +71,23 @@ pub fn max_gens_per_dispatch(passes: u64) -> Result<u32> {
 /// not depend on how generations are split into submissions).
 const TARGET_SUBMIT: Duration = Duration::from_millis(200);
 
+/// `Readoff::flags` (= `GpuReadoff::flags`): the instance is done (solved, or at its limit).
 const FLAG_DONE: u32 = 1;
+/// `Readoff::flags`: the enhancement wants to act ([`enhance::stalled`]); the host takes over.
 const FLAG_STALLED: u32 = 2;
+
+/// [`RES_PER_SPECIES`] as the buffers count it.
+const RPS: u32 = RES_PER_SPECIES as u32;
+
+impl Underflow {
+    /// The kernel's code for this policy (`UNDERFLOW_*` in rfss.wgsl, from [`prelude`]).
+    pub const fn code(self) -> u32 {
+        match self {
+            Underflow::Extinct => 0,
+            Underflow::Floor => 1,
+        }
+    }
+}
 
 /// The uniform block (`Params` in rfss.wgsl; a test checks the two layouts).
 #[repr(C)]
@@ -81,7 +96,7 @@ pub(crate) struct KParams {
     gens: u32,
     zero: u32,
     thr_bits: u32,
-    floor: u32,
+    underflow: u32,
     stable: u32,
     stall: u32,
     n_inst: u32,
@@ -180,7 +195,7 @@ const _: () = assert!(crate::gpu::layout::bindings_match(
 ));
 
 crate::wgsl_struct!(KParams as RFSS_PARAMS {
-    gens, zero, thr_bits, floor, stable, stall, n_inst, groups_x, node_cap, pad0, pad1, pad2
+    gens, zero, thr_bits, underflow, stable, stall, n_inst, groups_x, node_cap, pad0, pad1, pad2
 });
 crate::wgsl_struct!(Header as RFSS_HEADER {
     sp_off, n_sp, n_res, load_off, ptr_off, list_off, blank_off, n_blank
@@ -222,21 +237,33 @@ impl WorkgroupArrays {
     }
 }
 
-/// The kernel's source for `arrays` (its `const` lines, then shaders/rfss.wgsl).
-pub fn source(arrays: Option<WorkgroupArrays>) -> String {
+/// The `const` lines before the kernel for `arrays`: whether and how large the workgroup
+/// arrays are, the arithmetic's constants ([`super::arith`]), the species' stride, the flag bits
+/// and the underflow codes, all from their Rust definitions (the kernel restates none).
+pub fn prelude(arrays: Option<WorkgroupArrays>) -> Prelude {
     let a = arrays.unwrap_or(WorkgroupArrays {
         species: 1,
         resources: 1,
         blanks: 1,
     });
-    format!(
-        "const WGM: bool = {};\nconst WG_SP: u32 = {}u;\nconst WG_RES: u32 = {}u;\n\
-         const WG_BLANK: u32 = {}u;\n{SHADER}",
-        arrays.is_some(),
-        a.species,
-        a.resources,
-        a.blanks
-    )
+    let mut p = Prelude::new();
+    p.bool("WGM", arrays.is_some())
+        .u32("WG_SP", a.species)
+        .u32("WG_RES", a.resources)
+        .u32("WG_BLANK", a.blanks)
+        .u32("LANES", WORKGROUP)
+        .bits("RCP_MAGIC", super::arith::RCP_MAGIC)
+        .u32("RCP_STEPS", super::arith::RCP_STEPS)
+        .u32("RES_PER_SPECIES", RPS)
+        .u32("FLAG_DONE", FLAG_DONE)
+        .u32("FLAG_STALLED", FLAG_STALLED)
+        .codes("UNDERFLOW", Underflow::code);
+    p
+}
+
+/// The kernel's source for `arrays`: its [`prelude`], then shaders/rfss.wgsl.
+pub fn source(arrays: Option<WorkgroupArrays>) -> String {
+    prelude(arrays).source(&[SHADER])
 }
 
 /// The RFSS kernel for `arrays`, compiled once per device and variant, without naga's bounds
@@ -336,9 +363,9 @@ pub fn run_keeping_proportions(
             let c = &slots[end].cap;
             let (nsp, ncsr) = (
                 sp + c.n_sp as u64,
-                csr + (c.n_res as u64 + 1) + 4 * c.n_sp as u64,
+                csr + (c.n_res as u64 + 1) + RPS as u64 * c.n_sp as u64,
             );
-            let biggest = (4 * nsp).max(ncsr).max(nsp + csr) * size_of::<u32>() as u64;
+            let biggest = (RPS as u64 * nsp).max(ncsr).max(nsp + csr) * size_of::<u32>() as u64;
             if biggest > limit && end > start {
                 break;
             }
@@ -404,7 +431,7 @@ fn capacities(slots: &[Slot]) -> Vec<Header> {
         });
         sp += c.n_sp;
         res += c.n_res;
-        ptr += c.n_res + 1 + 4 * c.n_sp;
+        ptr += c.n_res + 1 + RPS * c.n_sp;
         blank += c.n_blank;
     }
     caps
@@ -437,13 +464,13 @@ fn check_placement(cap: &Header, h: &Header, sp_res: &[u32], csr: &[u32]) -> Res
         h.n_sp <= cap.n_sp
             && h.n_res <= cap.n_res
             && h.n_blank <= cap.n_blank.min(h.n_res)
-            && sp_res.len() == 4 * h.n_sp as usize
+            && sp_res.len() == RES_PER_SPECIES * h.n_sp as usize
             && csr.len() >= ptr_len
-            && csr.len() <= ptr_len + 4 * cap.n_sp as usize,
+            && csr.len() <= ptr_len + RES_PER_SPECIES * cap.n_sp as usize,
         "internal error: an RFSS instance does not fit its GPU slot"
     );
     let species_ok = sp_res
-        .chunks(4)
+        .chunks(RES_PER_SPECIES)
         .all(|r| r[0] < h.n_blank && r.iter().all(|&x| x < h.n_res));
     ensure!(
         species_ok,
@@ -469,12 +496,12 @@ fn layout(engines: &[State], caps: &[Header], params: &RfssParams) -> Result<Lay
     let total_res: usize = caps.iter().map(|c| c.n_res as usize).sum();
     let total_csr: usize = caps
         .iter()
-        .map(|c| (c.n_res + 1 + 4 * c.n_sp) as usize)
+        .map(|c| (c.n_res + 1 + RPS * c.n_sp) as usize)
         .sum();
     let total_blank: usize = caps.iter().map(|c| c.n_blank as usize).sum();
     let mut l = Layout {
         headers: Vec::with_capacity(caps.len()),
-        sp_res: vec![0; 4 * total_sp],
+        sp_res: vec![0; RES_PER_SPECIES * total_sp],
         csr: vec![0; total_csr],
         p: vec![0.0; total_sp],
         argmax: vec![0; total_blank],
@@ -483,7 +510,7 @@ fn layout(engines: &[State], caps: &[Header], params: &RfssParams) -> Result<Lay
     };
     for (e, cap) in engines.iter().zip(caps) {
         let (h, spr, csr) = place(cap, &e.prob)?;
-        l.sp_res[4 * h.sp_off as usize..][..spr.len()].copy_from_slice(&spr);
+        l.sp_res[RES_PER_SPECIES * h.sp_off as usize..][..spr.len()].copy_from_slice(&spr);
         l.csr[h.ptr_off as usize..][..csr.len()].copy_from_slice(&csr);
         l.p[h.sp_off as usize..][..e.p.len()].copy_from_slice(&e.p);
         l.argmax[h.blank_off as usize..][..e.argmax.len()].copy_from_slice(&e.argmax);
@@ -499,7 +526,7 @@ fn kparams(params: &RfssParams, n_inst: u32, groups_x: u32) -> KParams {
         gens: 1,
         zero: 0,
         thr_bits: params.threshold().to_bits(),
-        floor: (params.underflow == Underflow::Floor) as u32,
+        underflow: params.underflow.code(),
         stable: params.stable_generations,
         stall: if params.enhancement == super::Enhancement::Off {
             0
@@ -807,6 +834,31 @@ fn run_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every number the kernel shares with Rust comes from the prelude: each prelude constant
+    /// is used, none is declared again (LANES, RCP_MAGIC, RCP_STEPS, FLAG_* were), no bit
+    /// pattern is written in the kernel, and the underflow code and flags are compared by name.
+    #[test]
+    fn the_kernel_takes_every_shared_number_from_the_prelude() {
+        let arrays = WorkgroupArrays {
+            species: 512,
+            resources: 256,
+            blanks: 256,
+        };
+        for a in [None, Some(arrays)] {
+            let p = prelude(a);
+            let errors = p.check_kernel(SHADER, &["params.underflow", "st.flags"]);
+            assert!(errors.is_empty(), "{a:?}: {errors:#?}");
+            assert!(source(a).starts_with(p.text()));
+        }
+        assert!(!SHADER.contains("params.floor"));
+        assert!(!SHADER.contains("256u"));
+        let p = prelude(None);
+        assert!(p.text().contains("const LANES: u32 = 256u;\n"));
+        assert!(p.text().contains("const RCP_MAGIC: u32 = 0x7ef311c3u;\n"));
+        assert!(p.text().contains("const UNDERFLOW_FLOOR: u32 = 1u;\n"));
+        assert!(p.text().contains("const RES_PER_SPECIES: u32 = 4u;\n"));
+    }
 
     /// The kernel reads without bounds checks: a placement with any index out of its slot is
     /// refused on the host.

@@ -70,6 +70,9 @@ crate::choice! {
     }
 }
 
+/// Resources every species covers: its cell, and its numeral's row, column and box.
+pub const RES_PER_SPECIES: usize = 4;
+
 /// Parameters of an RFSS run. [`RfssParams::validate`] says what is wrong with bad values.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RfssParams {
@@ -155,7 +158,7 @@ pub struct Problem {
     /// Species in ascending (cell, numeral) order; the index is the species id.
     pub species: Vec<Species>,
     /// Per species its four resources, in the order cell, (numeral,row), (numeral,col), (numeral,box).
-    pub res: Vec<[u32; 4]>,
+    pub res: Vec<[u32; RES_PER_SPECIES]>,
     /// Number of resources. Resources `0..n_blank` are the blank cells in ascending cell order.
     pub n_res: usize,
     /// The blank cells, ascending; resource i < n_blank is cell `blank[i]`.
