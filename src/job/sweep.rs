@@ -295,7 +295,16 @@ impl Written {
             text += &(r.csv_line() + "\n");
         }
         let cannot = || format!("--csv {}", csv.display());
-        std::fs::write(csv, text).with_context(cannot)?;
+        // Written whole under a temporary name and renamed: a reader never sees half a CSV.
+        let name = csv
+            .file_name()
+            .map_or("sweep.csv".into(), |n| n.to_string_lossy());
+        let tmp = csv.with_file_name(format!(".{name}.gpu-sudoku-{}.tmp", std::process::id()));
+        let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, csv));
+        if written.is_err() {
+            std::fs::remove_file(&tmp).ok();
+        }
+        written.with_context(cannot)?;
         let file = std::fs::OpenOptions::new()
             .append(true)
             .open(csv)
