@@ -17,20 +17,26 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The names that follow each of `prefixes` in `code` (`crate::` gives the top-level modules a
+/// file refers to).
+fn names_after(code: &str, prefixes: &[&str]) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for prefix in prefixes {
+        for (i, _) in code.match_indices(prefix) {
+            let name: String = code[i + prefix.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            found.insert(name);
+        }
+    }
+    found
+}
+
 /// The top-level modules (`crate::X`) a library file refers to outside its tests.
 fn imports(path: &Path) -> BTreeSet<String> {
     let text = std::fs::read_to_string(path).unwrap();
-    let code = text.split("#[cfg(test)]").next().unwrap();
-    let mut found = BTreeSet::new();
-    for (i, _) in code.match_indices("crate::") {
-        let rest = &code[i + "crate::".len()..];
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        found.insert(name);
-    }
-    found
+    names_after(text.split("#[cfg(test)]").next().unwrap(), &["crate::"])
 }
 
 #[test]
@@ -699,17 +705,7 @@ const CLI_SHARED: &[&str] = &[
 
 /// The `src/cli/` modules `code` refers to (`super::X`, `crate::cli::X`).
 fn cli_modules_used(code: &str) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    for prefix in ["super::", "crate::cli::"] {
-        for (i, _) in code.match_indices(prefix) {
-            let name: String = code[i + prefix.len()..]
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            found.insert(name);
-        }
-    }
-    found
+    names_after(code, &["super::", "crate::cli::"])
 }
 
 #[test]

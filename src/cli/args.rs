@@ -474,3 +474,32 @@ pub fn gave_up_line(c: &gpu_sudoku::exact::Classified, line: usize) -> Option<St
         )),
     }
 }
+
+/// The figure files a sweep of `swept` can write into `dir`, as outputs to check before work.
+pub fn sweep_figure_outputs(
+    dir: &std::path::Path,
+    swept: &[gpu_sudoku::sweep::Param],
+    formats: &[gpu_sudoku::plot::Format],
+) -> Vec<super::output::Output> {
+    gpu_sudoku::sweep::figures::figure_names(swept, formats)
+        .into_iter()
+        .map(|name| super::output::Output::new("--figures", &dir.join(name).to_string_lossy()))
+        .collect()
+}
+
+/// Draws the figures of sweep rows into `dir` (checked before the work) and names each file
+/// through `say` (standard output, or standard error when a report takes standard output).
+pub fn write_sweep_figures(
+    rows: &[gpu_sudoku::sweep::Row],
+    dir: &std::path::Path,
+    formats: &[gpu_sudoku::plot::Format],
+    opts: gpu_sudoku::sweep::figures::Options,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<()> {
+    for (name, bytes) in gpu_sudoku::sweep::figures::render_all(rows, formats, opts)? {
+        let path = dir.join(name);
+        super::output::Output::new("--figures", &path.to_string_lossy()).write(&bytes)?;
+        say(&format!("wrote {}\n", path.display()));
+    }
+    Ok(())
+}

@@ -3,9 +3,10 @@
 //! generations: Horn's Fig. 3).
 
 use anyhow::{bail, ensure, Context, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::args::{choice, sweep_figure_outputs, write_sweep_figures};
 use super::ilca_args::IlcaArgs;
 use super::output::{self, Output};
 use gpu_sudoku::ilca::IlcaParams;
@@ -14,26 +15,8 @@ use gpu_sudoku::plot::{
     Wide,
 };
 use gpu_sudoku::puzzle::read_puzzles;
-use gpu_sudoku::sweep::{figures, parse_csv, Param, Row};
-
-/// Figure format(s) on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    Png,
-    Svg,
-    /// PNG and SVG.
-    Both,
-}
-
-impl FormatArg {
-    pub fn formats(self) -> Vec<Format> {
-        match self {
-            FormatArg::Png => vec![Format::Png],
-            FormatArg::Svg => vec![Format::Svg],
-            FormatArg::Both => vec![Format::Png, Format::Svg],
-        }
-    }
-}
+use gpu_sudoku::sweep::figures::FigureFormats;
+use gpu_sudoku::sweep::{figures, parse_csv};
 
 #[derive(clap::Args, Debug)]
 pub struct SweepArgs {
@@ -44,37 +27,12 @@ pub struct SweepArgs {
     pub figures: PathBuf,
     /// Figure format, as on `sweep`. (`--format`, the puzzle files' layout on other commands,
     /// is still taken here for it.)
-    #[arg(long, alias = "format", value_enum, default_value_t = FormatArg::Png)]
-    pub figure_format: FormatArg,
+    #[arg(long, alias = "format", value_parser = choice::<FigureFormats>(), default_value_t = FigureFormats::Png)]
+    pub figure_format: FigureFormats,
     /// Leave out the Wilson 95% intervals (drawn by default: bands around the rate curves,
     /// bars on the rate-vs-d average, the best cell's interval in band-map captions).
     #[arg(long)]
     pub no_intervals: bool,
-}
-
-/// The figure files a sweep of `swept` can write into `dir`, as outputs to check before work.
-pub fn sweep_figure_outputs(dir: &Path, swept: &[Param], formats: &[Format]) -> Vec<Output> {
-    figures::figure_names(swept, formats)
-        .into_iter()
-        .map(|name| Output::new("--figures", &dir.join(name).to_string_lossy()))
-        .collect()
-}
-
-/// Draws the figures of sweep rows into `dir` (checked before the work) and names each file
-/// through `say` (standard output, or standard error when a report takes standard output).
-pub fn write_sweep_figures(
-    rows: &[Row],
-    dir: &Path,
-    formats: &[Format],
-    opts: figures::Options,
-    say: &dyn Fn(&str),
-) -> Result<()> {
-    for (name, bytes) in figures::render_all(rows, formats, opts)? {
-        let path = dir.join(name);
-        Output::new("--figures", &path.to_string_lossy()).write(&bytes)?;
-        say(&format!("wrote {}\n", path.display()));
-    }
-    Ok(())
 }
 
 pub fn run_sweep(a: SweepArgs) -> Result<ExitCode> {
@@ -138,8 +96,8 @@ pub struct TraceArgs {
     pub figures: PathBuf,
     /// Figure format, as on `sweep`. (`--format`, the puzzle files' layout on other commands,
     /// is still taken here for it.)
-    #[arg(long, alias = "format", value_enum, default_value_t = FormatArg::Png)]
-    pub figure_format: FormatArg,
+    #[arg(long, alias = "format", value_parser = choice::<FigureFormats>(), default_value_t = FigureFormats::Png)]
+    pub figure_format: FigureFormats,
     /// Most grid panels in the step-by-step picture.
     #[arg(long, default_value_t = 20)]
     pub max_frames: usize,

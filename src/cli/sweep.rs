@@ -3,7 +3,9 @@
 //! interrupted sweep leaves a valid CSV, and `--resume` continues it from the journal beside it,
 //! which names the run).
 
-use super::args::{choice, DeviceArgs, InputArgs, JobArgs};
+use super::args::{
+    choice, sweep_figure_outputs, write_sweep_figures, DeviceArgs, InputArgs, JobArgs,
+};
 use super::ilca_args::IlcaFixedArgs;
 use super::output::{self, Output};
 use super::progress::bar_events;
@@ -199,12 +201,11 @@ fn check_outputs(a: &Args, csv: Option<&Path>, settings: &sweep::Plan) -> Result
     outputs.extend(a.json.as_deref().map(|p| Output::new("--json", p)));
     if let Some(dir) = &a.figures {
         let swept: Vec<Param> = settings.axes.iter().map(|(p, _)| *p).collect();
-        let names = figures::figure_names(&swept, &a.figure_format.formats());
-        outputs.extend(
-            names
-                .into_iter()
-                .map(|name| Output::new("--figures", &dir.join(name).to_string_lossy())),
-        );
+        outputs.extend(sweep_figure_outputs(
+            dir,
+            &swept,
+            &a.figure_format.formats(),
+        ));
     }
     output::check(&inputs, &outputs)
 }
@@ -263,10 +264,5 @@ fn write_figures(a: &Args, report: &Report, dir: &Path) -> Result<()> {
         intervals: !a.no_intervals,
     };
     let formats = a.figure_format.formats();
-    for (name, bytes) in figures::render_all(&report.rows, &formats, opts)? {
-        let path = dir.join(name);
-        Output::new("--figures", &path.to_string_lossy()).write(&bytes)?;
-        a.say(&format!("wrote {}\n", path.display()));
-    }
-    Ok(())
+    write_sweep_figures(&report.rows, dir, &formats, opts, &|text| a.say(text))
 }
