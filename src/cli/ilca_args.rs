@@ -159,15 +159,14 @@ impl IlcaArgs {
 /// The runs per puzzle a command makes of `asked`: one, with a note, for a setting that
 /// ignores the seed (tie first), whose further runs would repeat the first.
 pub fn runs_per_puzzle(params: &IlcaParams, asked: usize) -> usize {
-    if params.ignores_seed() && asked > 1 {
+    let runs = params.runs_per_puzzle(asked);
+    if runs < asked {
         errln!(
             "note: --tie first ignores the seed (ILCA draws only to break ties): every run of a \
              puzzle would be the same run, so each puzzle runs once"
         );
-        1
-    } else {
-        asked
     }
+    runs
 }
 
 /// One line with the preset (if any) and every effective value, in the flags' spelling.

@@ -297,7 +297,7 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
     let instances: usize = presets
         .iter()
         .flat_map(|p| readings(p).into_iter().map(|r| r.apply(p.params())))
-        .map(|params| puzzles * if params.ignores_seed() { 1 } else { runs })
+        .map(|params| puzzles * params.runs_per_puzzle(runs))
         .sum();
     let bar = super::progress::bar(instances, "reproduce ilca");
     let result =

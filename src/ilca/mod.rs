@@ -182,6 +182,16 @@ impl IlcaParams {
         self.tie == TieBreak::First
     }
 
+    /// The runs of each puzzle that `asked` runs give: as asked, or (at most) one when the
+    /// parameters ignore the seed, as every further run would repeat the first.
+    pub fn runs_per_puzzle(&self, asked: usize) -> usize {
+        if self.ignores_seed() {
+            asked.min(1)
+        } else {
+            asked
+        }
+    }
+
     /// Checks the parameters, saying what is wrong and what would be right.
     pub fn validate(&self) -> Result<(), ParamError> {
         check((1..=MAX_STEPS).contains(&self.steps), "steps", || {

@@ -102,7 +102,7 @@ impl Request {
     /// seed, whose further runs would repeat the first), the whole run in chunks of the default
     /// size.
     pub fn ilca(files: Vec<PuzzleFile>, params: IlcaParams, runs: usize) -> Request {
-        let runs = if params.ignores_seed() { 1 } else { runs };
+        let runs = params.runs_per_puzzle(runs);
         Request {
             files,
             algorithm: Algorithm::Ilca {

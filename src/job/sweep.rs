@@ -80,11 +80,7 @@ impl Request {
     /// The runs each puzzle gets per setting: as asked, or one when the parameters ignore the
     /// seed (every further run would repeat the first).
     pub fn runs_per_puzzle(&self) -> usize {
-        if self.base.ignores_seed() {
-            self.runs.min(1)
-        } else {
-            self.runs
-        }
+        self.base.runs_per_puzzle(self.runs)
     }
 
     /// The settings the spec gives on the base parameters (see [`sweep::Plan::new`]).

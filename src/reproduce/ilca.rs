@@ -137,7 +137,7 @@ pub fn reproduce_ilca(
             };
             // A reading that ignores the seed (tie first) runs each puzzle once: further runs
             // would repeat it, and count as independent tries in the intervals.
-            let runs_here = if params.ignores_seed() { 1 } else { runs };
+            let runs_here = params.runs_per_puzzle(runs);
             let mut files = Vec::new();
             for (name, puzzles) in tiers {
                 let t0 = Instant::now();
