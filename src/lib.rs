@@ -13,11 +13,12 @@
 //!
 //! Where things are: [`puzzle`] (grids, reading files), [`ilca`] and [`rfss`] (each algorithm's
 //! CPU reference, GPU host and runner beside its shader in `shaders/`), [`backend`] (choosing
-//! and opening where engines run), [`gpu`] (device plumbing only), [`exact`] (the exact
-//! solver), [`generate`] (puzzle generators and the rater), [`baselines`] (the classic
-//! solvers), [`sweep`] (parameter sweeps), [`job`] (carrying out batch, compare and sweep runs),
-//! [`report`] (results and their tables, JSON and CSV), [`plot`] (figures). The command line
-//! lives in the binary (`src/main.rs`, `src/cli/`).
+//! and opening where engines run), [`interrupt`] (a stop request the engines poll), [`gpu`]
+//! (device plumbing only), [`exact`] (the exact solver), [`generate`] (puzzle generators and the
+//! rater), [`baselines`] (the classic solvers), [`sweep`] (parameter sweeps), [`job`] (carrying
+//! out batch, compare and sweep runs), [`report`] (results and their tables, JSON and CSV),
+//! [`plot`] (figures). The command line lives in the binary (`src/main.rs`, `src/cli/`); the
+//! Python package in `python/` (docs/PYTHON.md).
 //!
 //! The binary needs the default feature `cli` (clap, clap_complete, clap_mangen, indicatif); a
 //! program that only uses the library can leave it out, `gpu-sudoku = { path = "…",
@@ -68,6 +69,7 @@ pub mod exact;
 pub mod generate;
 pub mod gpu;
 pub mod ilca;
+pub mod interrupt;
 pub mod job;
 pub mod limits;
 pub mod param;

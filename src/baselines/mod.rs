@@ -58,8 +58,12 @@ impl Clock {
             budget: *budget,
         }
     }
-    /// True when `iterations` reached the limit or (checked on every call) time ran out.
+    /// True when `iterations` reached the limit or (checked on every call) time ran out or a
+    /// stop was asked for ([`crate::interrupt`]; the job then drops the attempt).
     pub(crate) fn out(&self, iterations: u64) -> bool {
+        if crate::interrupt::requested() {
+            return true;
+        }
         if let Some(m) = self.budget.max_iterations {
             if iterations >= m {
                 return true;

@@ -103,7 +103,7 @@ fn table(a: &Args, req: &Request, r: &Report) -> String {
         req.puzzles.len(),
         req.runs,
         req.instances(),
-        super::ilca_args::describe(params, a.ilca.preset_name(params)),
+        gpu_sudoku::job::batch_table::describe(params, a.ilca.preset_name(params)),
         n = req.puzzles[0].side()
     );
     t += &format!(

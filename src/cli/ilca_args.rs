@@ -168,31 +168,3 @@ pub fn runs_per_puzzle(params: &IlcaParams, asked: usize) -> usize {
     }
     runs
 }
-
-/// One line with the preset (if any) and every effective value, in the flags' spelling.
-pub fn describe(params: &IlcaParams, preset: Option<&str>) -> String {
-    format!(
-        "{}steps {}, lr {}, lp {}, sr {}, restart {}, penalty-floor {}, compare {}, tie {}, \
-         reset-check {}, seed {}{}{}",
-        preset.map_or(String::new(), |p| format!("preset {p}: ")),
-        params.steps,
-        params.lr,
-        params.lp,
-        params.sr,
-        params.restart,
-        params.penalty_floor,
-        params.compare,
-        params.tie,
-        params.reset_check,
-        params.seed,
-        match params.prune {
-            Prune::Off => String::new(),
-            p => format!(", prune {p} (not in the paper)"),
-        },
-        if params.share == 0.0 {
-            String::new()
-        } else {
-            format!(", share {} (not in the paper)", params.share)
-        }
-    )
-}

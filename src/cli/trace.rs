@@ -128,7 +128,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         origin,
         a.which.index,
         a.run,
-        super::ilca_args::describe(&params, a.ilca.preset_name(&params))
+        gpu_sudoku::job::batch_table::describe(&params, a.ilca.preset_name(&params))
     );
     if !a.no_grids {
         tln!("puzzle ({} clues):", puzzle.clue_count());

@@ -460,6 +460,18 @@ fn run_inner(
             || None::<((usize, usize), Problem, State)>,
             |scratch, inst| {
                 let (s, p) = (inst.setting, inst.puzzle);
+                if crate::interrupt::requested() {
+                    // Not run: the caller drops every result and returns `Interrupted`.
+                    let grid = String::new();
+                    let r = InstanceResult {
+                        puzzle: p,
+                        run: inst.run,
+                        solved: false,
+                        steps: 0,
+                        grid,
+                    };
+                    return (r, Vec::new());
+                }
                 let params = &batch.settings[s];
                 // Instances usually come in (setting, puzzle) runs: rebuild only when that changes.
                 match scratch {

@@ -702,6 +702,7 @@ fn run_chunk(
         let done = status.iter().filter(|&&s| s != 0).count();
         progress(done - finished);
         finished = done;
+        crate::interrupt::check()?;
         if done == count {
             break;
         }

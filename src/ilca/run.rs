@@ -83,7 +83,11 @@ fn run_as_given(
     progress: Progress,
 ) -> Result<Vec<InstanceResult>> {
     match device {
-        Device::Cpu => Ok(cpu::run(batch, progress)),
+        Device::Cpu => {
+            let results = cpu::run(batch, progress);
+            crate::interrupt::check()?;
+            Ok(results)
+        }
         Device::Gpu(g) => gpu::run(g, batch, opts, progress),
     }
 }

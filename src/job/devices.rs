@@ -120,7 +120,7 @@ pub fn run_chunks<T: Send>(
             let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
             s.spawn(move || loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= jobs || stop.load(Ordering::Relaxed) {
+                if k >= jobs || stop.load(Ordering::Relaxed) || crate::interrupt::requested() {
                     break;
                 }
                 let t = Instant::now();
@@ -134,6 +134,8 @@ pub fn run_chunks<T: Send>(
         drop(tx);
         let mut first_error = None;
         for (k, di, busy, r) in rx {
+            // A chunk that ends after a stop request may hold work cut short: none is kept.
+            let r = r.and_then(|x| crate::interrupt::check().map(|()| x).map_err(Into::into));
             match r {
                 Ok((t, items)) if first_error.is_none() => {
                     usage[di].items += items;
@@ -150,7 +152,9 @@ pub fn run_chunks<T: Send>(
                 }
             }
         }
-        first_error.map_or(Ok(()), Err)
+        first_error.map_or(Ok(()), Err)?;
+        // Workers that saw the request stopped taking chunks: the job is not complete.
+        Ok(crate::interrupt::check()?)
     })
 }
 

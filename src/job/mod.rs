@@ -13,6 +13,7 @@
 //! through [`Events`].
 
 pub mod batch;
+pub mod batch_table;
 pub mod compare;
 pub mod devices;
 pub mod journal;

@@ -164,6 +164,7 @@ pub fn run_one(puzzle: &Grid, params: &RfssParams) -> Result<RfssOutcome> {
     let mut offset = 0u32; // generations run before the current restart
     let mut updates = 0u64; // species-updates before the current restart
     while !eng.st.done {
+        crate::interrupt::check()?;
         if eng.stalled(&sub) {
             let s = search
                 .as_mut()
@@ -211,6 +212,7 @@ pub fn run(
     puzzles
         .par_iter()
         .map(|g| {
+            crate::interrupt::check()?;
             let o = run_one(g, params);
             progress(1);
             o

@@ -682,6 +682,7 @@ fn run_batch(
         let done = (0..n).filter(|&i| states[i].flags == FLAG_DONE).count();
         progress(done - reported);
         reported = done;
+        crate::interrupt::check()?;
         // Enhancement: stalled instances get their next problem on the host (CPU code), then
         // continue in their slot.
         for &i in &stalled {

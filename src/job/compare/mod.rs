@@ -650,6 +650,8 @@ impl Running<'_> {
             &self.budget,
             &tick,
         )?;
+        // Attempts cut short by a stop request are not outcomes: nothing of them is kept.
+        crate::interrupt::check()?;
         let records = items
             .clone()
             .zip(tried)

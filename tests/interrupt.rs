@@ -1,0 +1,79 @@
+//! A stop request (`gpu_sudoku::interrupt`, Python's Ctrl-C) ends every engine with
+//! `Interrupted` and keeps nothing of the work cut short. Its own test binary: the request is
+//! one flag for the whole process, and would stop the tests running beside it.
+
+mod common;
+
+use gpu_sudoku::backend::Device;
+use gpu_sudoku::ilca::{run, Batch, IlcaParams};
+use gpu_sudoku::interrupt::{self, Interrupted};
+use gpu_sudoku::job::{self, batch};
+use gpu_sudoku::puzzle::{parse_str, PuzzleFile};
+use gpu_sudoku::rfss::{self, RfssParams};
+
+fn is_interrupted<T>(r: anyhow::Result<T>) -> bool {
+    r.err()
+        .is_some_and(|e| e.chain().any(|c| c.downcast_ref::<Interrupted>().is_some()))
+}
+
+#[test]
+fn a_stop_request_ends_every_engine_and_keeps_no_chunk() {
+    let puzzles = vec![common::grid(common::CLASSIC); 4];
+    let params = IlcaParams::default();
+    let ilca = Batch::runs(&puzzles, &params, 8);
+    let rfss_params = RfssParams::default();
+    let mut devices = vec![Device::Cpu];
+    if let Some(g) = common::gpu() {
+        devices.push(Device::Gpu(Box::new(g.clone())));
+    }
+
+    interrupt::request();
+    for device in &devices {
+        let name = device.name();
+        assert!(
+            is_interrupted(run::run(device, &ilca, &|_| {})),
+            "ILCA on {name}"
+        );
+        let r = rfss::run::run(device, &puzzles, &rfss_params, &|_| {});
+        assert!(is_interrupted(r), "RFSS on {name}");
+    }
+    // A job: an error, and its journal beside the report holds no chunk to resume from.
+    let dir = tempfile_dir();
+    let report = dir.join("r.json");
+    let file = PuzzleFile {
+        path: "classic".into(),
+        b: 3,
+        puzzles: parse_str(common::CLASSIC, None).unwrap(),
+        header: Vec::new(),
+    };
+    let request = batch::Request::ilca(vec![file], params.clone(), 4);
+    let plan = batch::Plan::new(&request).unwrap();
+    let keep = job::Keep {
+        records: true,
+        beside: Some(report.clone()),
+        resume: false,
+    };
+    let r = batch::run(&plan, &[Device::Cpu], &keep, &job::Quiet);
+    assert!(is_interrupted(r));
+    interrupt::clear();
+    let keep = job::Keep {
+        resume: true,
+        ..keep
+    };
+    let resumed = batch::run(&plan, &[Device::Cpu], &keep, &job::Quiet).unwrap();
+    let fresh = batch::run(&plan, &[Device::Cpu], &job::Keep::default(), &job::Quiet).unwrap();
+    // Cut-short instances would count 0 steps: the resumed run is the whole run.
+    let (a, b) = (&resumed.files[0].tally, &fresh.files[0].tally);
+    assert_eq!(
+        (a.instances, a.instance_steps),
+        (b.instances, b.instance_steps)
+    );
+    assert_eq!(a.instances, 4);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn tempfile_dir() -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gpu-sudoku-interrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
