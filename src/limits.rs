@@ -4,7 +4,7 @@
 //! machine's available memory or the output folder's free space is refused, with the estimate
 //! and what to change.
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 /// Bytes of memory the system can still give (`MemAvailable` of /proc/meminfo); `None` where
 /// that is unknown.
@@ -230,5 +230,98 @@ mod tests {
         check_memory(u64::MAX / 4, 2, "x", None, "unknown memory: no refusal").unwrap();
         assert_eq!(fmt_bytes(1_528_000_000_000), "1.5 TB");
         assert_eq!(fmt_bytes(1_500_000_000), "1.5 GB");
+    }
+}
+
+/// The text of file `path`, read up to `cap` bytes: refused past it (a regular file by its
+/// size before any read), at the first NUL byte (not text: `/dev/zero` fails at once, in
+/// constant memory), and where it is not UTF-8, each with the path and `what` it should be
+/// (`a sweep CSV`).
+pub fn read_text(path: &str, cap: u64, what: &str) -> Result<String> {
+    use std::io::Read;
+    let too_large = || {
+        anyhow::anyhow!(
+            "{path}: larger than {}: not {what} (read up to that size)",
+            fmt_cap(cap)
+        )
+    };
+    let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
+    if f.metadata().is_ok_and(|m| m.is_file() && m.len() > cap) {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    let mut reader = f.take(cap + 1);
+    let mut block = vec![0u8; 1 << 16];
+    loop {
+        let n = match reader.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot read {path}")),
+        };
+        if let Some(k) = block[..n].iter().position(|&b| b == 0) {
+            bail!("{path}: byte {} is NUL: not {what}", bytes.len() + k + 1);
+        }
+        bytes.extend_from_slice(&block[..n]);
+        if bytes.len() as u64 > cap {
+            return Err(too_large());
+        }
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let ok = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = ok.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = ok.rsplit(|&b| b == b'\n').next().map_or(0, |l| l.len()) + 1;
+        anyhow::anyhow!("{path}:{line}:{column}: not UTF-8 text, so not {what}")
+    })
+}
+
+/// A byte cap as messages say it: `64 MiB`, `4 GiB`.
+fn fmt_cap(cap: u64) -> String {
+    if cap >= 1 << 30 && cap.is_multiple_of(1 << 30) {
+        format!("{} GiB", cap >> 30)
+    } else if cap >= 1 << 20 {
+        format!("{} MiB", cap >> 20)
+    } else {
+        format!("{cap} bytes")
+    }
+}
+
+/// The most read of a report (a shard `merge` joins) or of one journal line (a chunk's
+/// records, which end up in such a report).
+pub const MAX_REPORT_BYTES: u64 = 4 << 30;
+
+/// The most a figure command reads of a CSV (a sweep's, a trace's, any lines file).
+pub const MAX_FIGURE_INPUT_BYTES: u64 = 1 << 30;
+
+#[cfg(test)]
+mod read_text_tests {
+    use super::*;
+
+    #[test]
+    fn caps_nul_bytes_and_bad_utf8_are_located_errors() {
+        let dir = std::env::temp_dir().join(format!("gpu-sudoku-read-text-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("a.csv");
+        let s = p.to_str().unwrap();
+        std::fs::write(&p, "x,y\n1,2\n").unwrap();
+        assert_eq!(read_text(s, 100, "a CSV").unwrap(), "x,y\n1,2\n");
+        let e = read_text(s, 4, "a CSV").unwrap_err().to_string();
+        assert!(
+            e.ends_with("larger than 4 bytes: not a CSV (read up to that size)"),
+            "{e}"
+        );
+        std::fs::write(&p, b"x,y\n1,\x002\n").unwrap();
+        let e = read_text(s, 100, "a CSV").unwrap_err().to_string();
+        assert!(e.contains("byte 7 is NUL"), "{e}");
+        std::fs::write(&p, b"x,y\n1,\xff\n").unwrap();
+        let e = read_text(s, 100, "a CSV").unwrap_err().to_string();
+        assert!(e.ends_with(":2:3: not UTF-8 text, so not a CSV"), "{e}");
+        if std::path::Path::new("/dev/zero").exists() {
+            let e = read_text("/dev/zero", 1 << 30, "a CSV")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("byte 1 is NUL"), "{e}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -524,3 +524,32 @@ fn cnf_writes_a_sat_problem_and_decodes_a_model() {
         text(&out.stderr)
     );
 }
+
+/// Messages name the flag the user gave and show numbers short (compare's step limit was
+/// called --steps, a time limit past the stated maximum was taken, --d 1e308 printed 309 digits).
+#[test]
+fn messages_name_the_flag_given_and_keep_numbers_short() {
+    let fails = |args: &[&str]| {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let e = fails(&[
+        "compare",
+        "puzzles/classic.txt",
+        "--algos",
+        "ilca",
+        "--max-iterations",
+        "4294967295",
+    ]);
+    assert!(
+        e.contains("--max-iterations") && !e.contains("--steps"),
+        "{e}"
+    );
+    let e = fails(&["solve", "puzzles/classic.txt", "--time-limit", "4294967296"]);
+    assert!(e.contains("--time-limit 4294967296 is too large"), "{e}");
+    let e = fails(&[
+        "generate", "--model", "paper", "--d", "1e308", "--count", "1",
+    ]);
+    assert!(e.contains("--d 1e308 is outside") && e.len() < 200, "{e}");
+}

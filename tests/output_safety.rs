@@ -319,3 +319,114 @@ fn stderr_has_only_our_lines_without_xdg_runtime_dir() {
         );
     }
 }
+
+/// Runs the binary with standard output closed (`>&-`), through the shell.
+#[cfg(unix)]
+fn with_stdout_closed(args: &[&str]) -> Output {
+    let exe = env!("CARGO_BIN_EXE_gpu-sudoku");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"exe="$1"; shift; exec "$exe" "$@" >&-"#)
+        .arg("sh")
+        .arg(exe)
+        .args(args)
+        .env("XDG_RUNTIME_DIR", "/tmp")
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_an_error_and_files_never_take_its_place() {
+    let d = temp_dir("closed-stdout");
+    let classic = "puzzles/classic.txt";
+    let report = d.join("r.json");
+    let report = report.to_str().unwrap();
+    for args in [
+        vec!["solve", classic],
+        vec![
+            "batch",
+            classic,
+            "--runs",
+            "1",
+            "--backend",
+            "cpu",
+            "--json",
+            "-",
+        ],
+        vec![
+            "generate", "--model", "rated", "--tier", "easy", "--count", "1", "--seed", "1",
+        ],
+        vec!["cnf", classic],
+        vec!["man"],
+        // The report file opened after the start must not become descriptor 1.
+        vec![
+            "batch",
+            classic,
+            "--runs",
+            "1",
+            "--backend",
+            "cpu",
+            "--json",
+            report,
+        ],
+    ] {
+        let out = with_stdout_closed(&args);
+        let err = common::fails_with(&out, 1);
+        assert!(
+            err.contains("error: standard output is closed"),
+            "{args:?}: {err}"
+        );
+    }
+    let doc = parses(&d.join("r.json"));
+    assert_eq!(
+        doc["tool"], "gpu-sudoku",
+        "the report holds the report, not the table"
+    );
+    // A command that prints nothing to standard output is not failed by it.
+    let made = d.join("g.txt");
+    let quiet = with_stdout_closed(&[
+        "generate",
+        "--model",
+        "rated",
+        "--tier",
+        "easy",
+        "--count",
+        "1",
+        "--seed",
+        "1",
+        "-o",
+        made.to_str().unwrap(),
+    ]);
+    assert!(
+        quiet.status.success(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+    assert!(std::fs::read_to_string(&made)
+        .unwrap()
+        .contains("tier=easy"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn bad_sweep_values_are_errors_not_panics() {
+    // A value the flag's own parser refuses is a usage error (2), as clap's are.
+    let cases: [(&[&str], i32, &str); 2] = [
+        (&["--sr", "0:10:5", "--d-bin", "inf"], 1, "got inf"),
+        (
+            &["--lr", "0.5:1:1e-320", "--runs", "1"],
+            2,
+            "more than 10^308 values",
+        ),
+    ];
+    for (flags, code, says) in cases {
+        let args = [&["sweep", "puzzles/classic.txt"][..], flags].concat();
+        let err = common::fails_with(&common::run(&args), code);
+        assert!(
+            err.starts_with("error: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+}

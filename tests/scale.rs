@@ -5,6 +5,7 @@
 
 mod common;
 use common::{bin, fails, ok, run, temp_dir};
+use gpu_sudoku::job::journal::signed_line;
 use serde_json::Value;
 use std::path::Path;
 
@@ -550,6 +551,77 @@ fn merge_refuses_what_does_not_belong_together() {
     std::fs::remove_dir_all(&d).ok();
 }
 
+/// Merge reads the inputs again and checks every solved grid against the rules and the clues:
+/// an edited grid that repeats a digit, a valid grid of another puzzle, and an input changed
+/// since the shards ran are refused (the first two were merged and counted as solved).
+#[test]
+fn merge_checks_solved_grids_against_the_clues_it_reads_again() {
+    let d = temp_dir("scale-clues");
+    let input = d.join("classic.txt");
+    std::fs::copy("puzzles/classic.txt", &input).unwrap();
+    let shards: Vec<String> = (0..2)
+        .map(|k| {
+            let p = d.join(format!("s{k}.json"));
+            ok(&run(&[
+                "batch",
+                input.to_str().unwrap(),
+                "--preset",
+                "improved",
+                "--runs",
+                "4",
+                "--backend",
+                "cpu",
+                "--shard",
+                &format!("{k}/2"),
+                "--json",
+                p.to_str().unwrap(),
+            ]));
+            p.to_str().unwrap().to_string()
+        })
+        .collect();
+    ok(&run(&["merge", &shards[0], &shards[1]]));
+    let edited = d.join("edited.json");
+    let with_grid = |grid: &dyn Fn(&str) -> String| {
+        let mut v = json(Path::new(&shards[0]));
+        let inst = v["files"][0]["instances"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|i| i["solved"] == true)
+            .expect("a solved instance");
+        inst["grid"] = grid(inst["grid"].as_str().unwrap()).into();
+        std::fs::write(&edited, v.to_string()).unwrap();
+        fails(&run(&["merge", edited.to_str().unwrap(), &shards[1]]))
+    };
+    // A free cell (r1c3 is blank in the classic puzzle) set to its neighbour's digit.
+    let e = with_grid(&|g| format!("{}{}{}", &g[..2], &g[1..2], &g[3..]));
+    assert!(
+        e.contains("reported solved but its grid does not solve the puzzle"),
+        "{e}"
+    );
+    // A valid grid, but not of this puzzle.
+    let other: String = (0..81)
+        .map(|c| {
+            let (r, k) = (c / 9, c % 9);
+            char::from(b'1' + ((r * 3 + r / 3 + k) % 9) as u8)
+        })
+        .collect();
+    let e = with_grid(&|_| other.clone());
+    assert!(e.contains("changes clue"), "{e}");
+    // The input changed after the shards ran.
+    std::fs::write(
+        &input,
+        format!("{}\n", common::CLASSIC.replacen('5', ".", 1)),
+    )
+    .unwrap();
+    let e = fails(&run(&["merge", &shards[0], &shards[1]]));
+    assert!(e.contains("are not those the shards ran on"), "{e}");
+    std::fs::remove_file(&input).unwrap();
+    let e = fails(&run(&["merge", &shards[0], &shards[1]]));
+    assert!(e.contains("cannot be read here"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
 /// A shard count above the number of work items would leave shards with nothing to do (whose
 /// empty results a batch printed against the paper's rates): every command refuses it, naming
 /// the count.
@@ -689,9 +761,10 @@ fn a_killed_batch_resumes_to_the_identical_report() {
     ];
     for (edit, says) in edits {
         let mut lines: Vec<String> = kept.lines().map(String::from).collect();
-        let mut chunk: Value = serde_json::from_str(&lines[1]).unwrap();
+        // Edited and signed again, as a careful editor would: the checks behind the checksum.
+        let mut chunk: Value = serde_json::from_str(&lines[1][17..]).unwrap();
         edit(&mut chunk);
-        lines[1] = chunk.to_string();
+        lines[1] = signed_line(&lines[0], &chunk.to_string());
         std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
         let e = fails(&resume());
         assert!(
@@ -837,9 +910,9 @@ fn a_killed_compare_resumes_to_the_same_report() {
     ];
     for (edit, says) in edits {
         let mut lines: Vec<String> = kept.lines().map(String::from).collect();
-        let mut chunk: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+        let mut chunk: serde_json::Value = serde_json::from_str(&lines[1][17..]).unwrap();
         edit(&mut chunk);
-        lines[1] = chunk.to_string();
+        lines[1] = signed_line(&lines[0], &chunk.to_string());
         std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
         let e = fails(&run(&[
             &args[..],

@@ -408,18 +408,18 @@ impl SearchLimits {
     /// The default exact solver with these limits.
     pub fn config(&self) -> anyhow::Result<gpu_sudoku::exact::Config> {
         use std::time::Duration;
+        let shown = gpu_sudoku::param::show(self.time_limit);
         anyhow::ensure!(
             self.time_limit.is_finite() && self.time_limit >= 0.0,
-            "--time-limit {} is not a number of seconds: give one such as 60, or 0 for no limit",
-            self.time_limit
+            "--time-limit {shown} is not a number of seconds: give one such as 60, or 0 for no \
+             limit"
         );
-        let time_limit = Duration::try_from_secs_f64(self.time_limit).map_err(|_| {
-            anyhow::anyhow!(
-                "--time-limit {} is too large: give at most {} seconds, or 0 for no limit",
-                self.time_limit,
-                u32::MAX
-            )
-        })?;
+        anyhow::ensure!(
+            self.time_limit <= f64::from(u32::MAX),
+            "--time-limit {shown} is too large: give at most {} seconds, or 0 for no limit",
+            u32::MAX
+        );
+        let time_limit = Duration::from_secs_f64(self.time_limit);
         Ok(gpu_sudoku::exact::Config {
             node_limit: (self.max_nodes > 0).then_some(self.max_nodes),
             time_limit: (!time_limit.is_zero()).then_some(time_limit),

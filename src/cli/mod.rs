@@ -31,7 +31,7 @@ mod completions;
 mod generate;
 mod ilca_args;
 mod merge;
-mod output;
+pub mod output;
 mod plot;
 mod progress;
 mod rate;

@@ -1,9 +1,12 @@
 //! Everything the command line writes. Standard output and error never panic: a closed pipe
 //! (`| head`, `| true`) or a full device is remembered, later output is dropped, the work goes
 //! on and the requested files are still written; the process then exits as Unix tools do
-//! (141 for a closed pipe, 1 for another error). Output files are checked (and their folder
-//! created) before any work starts, and written atomically: a temporary file in the same folder,
-//! then a rename, so a crash never leaves a half file that looks complete.
+//! (141 for a closed pipe, 1 for another error, such as a standard output closed from the start:
+//! `>&-`). Output files are checked (and their folder created) before any work starts, and
+//! written atomically: a temporary file in the same folder, then a rename, so a crash never
+//! leaves a half file that looks complete; the next write of the same output removes the
+//! temporary files killed runs left. A symbolic link is written through: its target changes,
+//! the link stays.
 
 use anyhow::{bail, Context, Result};
 use std::io::{ErrorKind, Write};
@@ -14,9 +17,23 @@ use std::sync::Mutex;
 static STDOUT_ERROR: Mutex<Option<ErrorKind>> = Mutex::new(None);
 static STDERR_ERROR: Mutex<Option<ErrorKind>> = Mutex::new(None);
 
+/// Standard output was closed when the process started (`>&-`): Rust's standard library
+/// would drop every write to it without an error, so the first write is one here.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Says that standard output was closed at the start (`main` finds out).
+pub fn stdout_was_closed() {
+    STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 fn guarded_write(stream: &mut dyn Write, failed: &Mutex<Option<ErrorKind>>, bytes: &[u8]) {
     let mut f = failed.lock().unwrap_or_else(|e| e.into_inner());
     if f.is_some() {
+        return;
+    }
+    let is_stdout = std::ptr::eq(failed, &STDOUT_ERROR);
+    if is_stdout && STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) && !bytes.is_empty() {
+        *f = Some(ErrorKind::NotConnected);
         return;
     }
     if let Err(e) = stream.write_all(bytes).and_then(|()| stream.flush()) {
@@ -64,6 +81,10 @@ pub fn stream_exit_code() -> Option<u8> {
     match (out, err) {
         (None, None) => None,
         (Some(ErrorKind::BrokenPipe), _) | (None, Some(ErrorKind::BrokenPipe)) => Some(141),
+        (Some(ErrorKind::NotConnected), _) => {
+            stderr("error: standard output is closed: what this command prints is lost\n");
+            Some(1)
+        }
         (Some(kind), _) => {
             stderr(&format!("error: cannot write to standard output: {kind}\n"));
             Some(1)
@@ -121,6 +142,66 @@ impl Output {
     }
 }
 
+/// The file a write to `path` changes: `path` itself, or the end of the chain of symbolic
+/// links it starts (followed as far as they go, at most 40 deep, as the kernel does), so that
+/// the rename replaces the target and leaves the link in place.
+fn write_target(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&p) {
+                Ok(to) => p = p.parent().map_or(to.clone(), |dir| dir.join(&to)),
+                Err(_) => break,
+            },
+            _ => break,
+        }
+    }
+    p
+}
+
+/// Removes the temporary files that killed runs (whose process is gone) left beside `path`:
+/// `.NAME.gpu-sudoku-PID.tmp`.
+fn remove_stale_temporaries(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!(".{}.gpu-sudoku-", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let pid = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if pid.is_some_and(|pid| pid != std::process::id() && !process_alive(pid)) {
+            std::fs::remove_file(e.path()).ok();
+        }
+    }
+}
+
+/// Whether process `pid` exists (signal 0 reaches it, or it exists but is not ours).
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: kill with signal 0 sends nothing; it only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn process_alive(_: u32) -> bool {
+    true
+}
+
 /// The same file, whether named the same way or not (both exist).
 fn same_file(a: &Path, b: &Path) -> bool {
     match (resolved(a), resolved(b)) {
@@ -133,7 +214,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// output): its deepest existing ancestor made canonical (links resolved), then the rest of the
 /// path with `.` and `..` folded as text (a folder that does not exist yet is no link).
 fn resolved(path: &Path) -> Option<PathBuf> {
-    let absolute = std::env::current_dir().ok()?.join(path);
+    let absolute = std::env::current_dir().ok()?.join(write_target(path));
     let parts: Vec<std::path::Component> = absolute.components().collect();
     // The longest prefix that exists, canonical; then the rest folded.
     let (mut out, from) = (1..=parts.len()).rev().find_map(|k| {
@@ -263,6 +344,8 @@ pub fn write_file_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
+    let path = &write_target(path);
+    remove_stale_temporaries(path);
     let regular = std::fs::metadata(path).map_or(true, |m| m.is_file());
     if !regular {
         let mut f = std::io::BufWriter::new(std::fs::OpenOptions::new().write(true).open(path)?);
@@ -330,6 +413,41 @@ mod tests {
             assert!(format!("{e:#}").contains("cannot write"), "{e:#}");
         }
         check(&[], &[Output::new("--json", "/dev/null")]).unwrap();
+        std::fs::remove_dir_all(&d).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_written_through_and_stale_temporaries_go() {
+        let d = dir("links");
+        let target = d.join("a.json");
+        let link = d.join("link.json");
+        std::os::unix::fs::symlink("a.json", &link).unwrap();
+        // The same output under two names, the link's target not written yet.
+        let s = |p: &Path| p.to_str().unwrap().to_string();
+        let e = check(
+            &[],
+            &[
+                Output::new("--json", &s(&target)),
+                Output::new("--csv", &s(&link)),
+            ],
+        )
+        .unwrap_err();
+        assert!(format!("{e:#}").contains("name the same output"), "{e:#}");
+        write_file_with(&link, |w| w.write_all(b"through")).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"through");
+        // A killed run's temporary (no such process) goes; a live one's stays.
+        let dead = d.join(".a.json.gpu-sudoku-4000000000.tmp");
+        // Process 1 always runs (another process's write in progress).
+        let live = d.join(".a.json.gpu-sudoku-1.tmp");
+        std::fs::write(&dead, "half").unwrap();
+        std::fs::write(&live, "mine").unwrap();
+        write_file_with(&target, |w| w.write_all(b"again")).unwrap();
+        assert!(!dead.exists() && live.exists());
         std::fs::remove_dir_all(&d).ok();
     }
 

@@ -37,7 +37,11 @@ pub struct SweepArgs {
 
 pub fn run_sweep(a: SweepArgs) -> Result<ExitCode> {
     let name = a.csv.display().to_string();
-    let text = std::fs::read_to_string(&a.csv).with_context(|| format!("cannot read {name}"))?;
+    let text = gpu_sudoku::limits::read_text(
+        &name,
+        gpu_sudoku::limits::MAX_FIGURE_INPUT_BYTES,
+        "a sweep CSV",
+    )?;
     let rows = parse_csv(&name, &text)?;
     ensure!(!rows.is_empty(), "{name}: no rows to plot");
     let formats = a.figure_format.formats();

@@ -151,7 +151,8 @@ impl Spec {
                 if let Some(d) = self.d {
                     ensure!(
                         d.is_finite() && d > 0.0 && d < 1.0,
-                        "--d {d} is outside (0, 1): it is the fraction of blank cells, e.g. --d 0.75"
+                        "--d {} is outside (0, 1): it is the fraction of blank cells, e.g. --d 0.75",
+                        crate::param::show(d)
                     );
                     check_decimals(d)?;
                     // A d that rounds to no blank cell (or to all) makes complete (or empty)
@@ -184,7 +185,8 @@ impl Spec {
                 if let Some(d) = self.d {
                     ensure!(
                         d.is_finite() && d > 0.0 && d < 0.9,
-                        "--d {d} is outside (0, 0.9): with the rated model it is the blank fraction the digging stops at"
+                        "--d {} is outside (0, 0.9): with the rated model it is the blank fraction the digging stops at",
+                        crate::param::show(d)
                     );
                     check_decimals(d)?;
                 }
@@ -217,6 +219,7 @@ pub fn generate(spec: &Spec, progress: &(dyn Fn() + Sync)) -> Result<Vec<Generat
     (0..spec.count)
         .into_par_iter()
         .map(|i| {
+            crate::interrupt::check()?;
             let mut rng = puzzle_rng(spec.seed, i as u64);
             let out = match spec.model {
                 Model::Paper => paper_puzzle(spec, &mut rng),

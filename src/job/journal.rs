@@ -3,6 +3,10 @@
 //! most the chunk it was in; `--resume` reads the journal back, skips the chunks it holds, and
 //! finishes to the same report. The journal goes when the report is written.
 //!
+//! Each chunk line starts with a checksum (16 hex digits and a space) of the header line and
+//! its own bytes: a byte changed since it was written, or a line taken from another run's
+//! journal, is a damaged line, found where it is (`FILE:LINE`), never a result.
+//!
 //! The journal is also where a run's per-instance records wait for the report: each chunk's
 //! place in the file ([`Span`]) is kept, and the report reads the chunks back in order, so a
 //! run of any length holds one chunk at a time. A run whose reports all go to standard output
@@ -16,6 +20,8 @@ use std::path::{Path, PathBuf};
 
 pub struct Journal {
     path: PathBuf,
+    /// The header line's bytes, which every chunk line's checksum covers.
+    header: std::sync::Arc<Vec<u8>>,
     /// Shared with the readers of its chunks (the name of a scratch journal is gone).
     file: std::sync::Arc<std::fs::File>,
     /// Bytes written so far (where the next chunk starts).
@@ -174,6 +180,27 @@ impl Journal {
     ) -> Result<(Journal, usize)> {
         let mut done = 0;
         if path.exists() {
+            let kind = std::fs::metadata(path)
+                .with_context(|| format!("cannot read {}", path.display()))?
+                .file_type();
+            if !kind.is_file() {
+                bail!(
+                    "{}: the journal's name is taken by a {}: remove it or write the report \
+                     elsewhere",
+                    path.display(),
+                    if kind.is_dir() {
+                        "folder"
+                    } else {
+                        "file that is not a regular file"
+                    }
+                );
+            }
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            lock(&file, path)?;
             if !resume {
                 bail!(
                     "{} holds the finished work of an interrupted run: add --resume to finish \
@@ -184,7 +211,8 @@ impl Journal {
             let f = std::fs::File::open(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let mut complete_bytes = 0u64;
-            let mut lines = RawLines::new(f);
+            let header_line = serde_json::to_vec(header)?;
+            let mut lines = RawLines::new(f, path);
             let first_line = lines.next()?.unwrap_or_default();
             let first = first_line.text.clone();
             let theirs: serde_json::Value = serde_json::from_str(&first).unwrap_or_default();
@@ -205,9 +233,9 @@ impl Journal {
             let mut number = 1;
             while let Some(line) = lines.next()? {
                 number += 1;
-                // Parsed from its bytes, as the report reads it back (a byte that is not UTF-8
-                // makes a damaged line here, not a failure when the report is written).
-                match serde_json::from_slice::<C>(&line.raw) {
+                // Checked and parsed from its bytes, as the report reads it back (a byte that is
+                // not UTF-8 makes a damaged line here, not a failure when the report is written).
+                match decode::<C>(&header_line, &line.raw) {
                     Ok(c) => {
                         let span = Span {
                             offset: complete_bytes,
@@ -219,7 +247,7 @@ impl Journal {
                         }
                         complete_bytes += line.bytes_with_newline();
                     }
-                    Err(e) => {
+                    Err(what) => {
                         // Only the last line can be cut by an interruption (lines are appended
                         // one after the other); a bad line with finished work after it is
                         // damage, and dropping what follows would lose that work.
@@ -235,27 +263,16 @@ impl Journal {
                             }
                         }
                         if more {
-                            // serde's own position counts from this line: the column is said.
-                            let what = e.to_string();
-                            let what = what.split(" at line ").next().unwrap_or_default();
                             bail!(
-                                "{}:{number}:{}: a damaged journal line with finished work after \
-                                 it ({}); mend or delete the journal (deleting starts the run \
-                                 over)",
+                                "{}:{number}: a damaged journal line with finished work after \
+                                 it ({what}); delete the journal to run the whole job again",
                                 path.display(),
-                                e.column(),
-                                what
                             );
                         }
                         break; // the line the interruption cut
                     }
                 }
             }
-            let file = std::fs::OpenOptions::new()
-                .read(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
             if file.metadata()?.len() < complete_bytes {
                 // The interruption cut the last chunk's line just before its newline: end it
                 // (extending the file would put a NUL there, which the next resume stops at).
@@ -265,6 +282,7 @@ impl Journal {
             }
             let j = Journal {
                 path: path.to_path_buf(),
+                header: std::sync::Arc::new(header_line),
                 file: std::sync::Arc::new(file),
                 end: complete_bytes,
                 scratch: false,
@@ -309,11 +327,16 @@ impl Journal {
             .append(true)
             .create_new(true)
             .open(path)?;
-        let line = serde_json::to_string(header)? + "\n";
-        file.write_all(line.as_bytes())?;
+        if !scratch {
+            lock(&file, path)?;
+        }
+        let header_line = serde_json::to_vec(header)?;
+        let line = [&header_line[..], b"\n"].concat();
+        file.write_all(&line)?;
         file.sync_data()?;
         Ok(Journal {
             path: path.to_path_buf(),
+            header: std::sync::Arc::new(header_line),
             file: std::sync::Arc::new(file),
             end: line.len() as u64,
             scratch,
@@ -325,7 +348,12 @@ impl Journal {
     /// out in one write to the end of the file (opened to append), so an interruption cuts at
     /// most this line, and reading chunks back in between moves nothing.
     pub fn append<C: Serialize>(&mut self, chunk: &C) -> Result<Span> {
-        let line = serde_json::to_string(chunk)? + "\n";
+        let json = serde_json::to_string(chunk)?;
+        let line = format!("{} {json}\n", checksum(&self.header, json.as_bytes()));
+        debug_assert_eq!(
+            line.trim_end(),
+            signed_line(std::str::from_utf8(&self.header).unwrap_or(""), &json)
+        );
         (&*self.file)
             .write_all(line.as_bytes())
             .and_then(|()| self.file.sync_data())
@@ -343,6 +371,7 @@ impl Journal {
     pub fn reader(&self) -> ChunkReader {
         ChunkReader {
             file: self.file.clone(),
+            header: self.header.clone(),
             path: self.path.clone(),
             unlinked: self.unlinked,
         }
@@ -371,6 +400,7 @@ impl Drop for Journal {
 #[derive(Clone, Debug)]
 pub struct ChunkReader {
     file: std::sync::Arc<std::fs::File>,
+    header: std::sync::Arc<Vec<u8>>,
     path: PathBuf,
     unlinked: bool,
 }
@@ -389,7 +419,7 @@ impl ChunkReader {
             f.seek(std::io::SeekFrom::Start(s.offset))?;
             line.resize(s.len as usize, 0);
             f.read_exact(&mut line)?;
-            let chunk = serde_json::from_slice(&line).map_err(|e| {
+            let chunk = decode(&self.header, &line).map_err(|e| {
                 let what = if self.unlinked {
                     "the scratch journal".to_string()
                 } else {
@@ -403,12 +433,94 @@ impl ChunkReader {
     }
 }
 
+/// The checksum a chunk line starts with: of the journal's header line and the chunk's JSON.
+fn checksum(header: &[u8], json: &[u8]) -> String {
+    crate::shard::content_hash([header, json])
+}
+
+/// A chunk line as a journal whose header line is `header_line` holds it: its checksum, a
+/// space, the chunk's JSON (for tools and tests that write journal lines themselves).
+pub fn signed_line(header_line: &str, chunk_json: &str) -> String {
+    format!(
+        "{} {chunk_json}",
+        checksum(header_line.as_bytes(), chunk_json.as_bytes())
+    )
+}
+
+/// The chunk a journal line holds, its checksum checked first; why not, for a message.
+fn decode<C: DeserializeOwned>(header: &[u8], line: &[u8]) -> std::result::Result<C, String> {
+    let (sum, json) = match line.split_at_checked(17) {
+        Some((s, j)) if s[16] == b' ' => (&s[..16], j),
+        _ => return Err("it does not start with its checksum".into()),
+    };
+    if sum != checksum(header, json).as_bytes() {
+        return Err(
+            "its checksum does not match its bytes: it changed after it was written, \
+                    or comes from another run's journal"
+                .into(),
+        );
+    }
+    serde_json::from_slice(json).map_err(|e| {
+        let e = e.to_string();
+        e.split(" at line ").next().unwrap_or_default().to_string()
+    })
+}
+
+/// Holds `file`, the journal at `path`, for this run alone (an advisory lock, released when the
+/// run ends however it ends): a second run on the same journal is refused, naming the process
+/// that holds it where the system says (Linux).
+#[cfg(unix)]
+fn lock(file: &std::fs::File, path: &Path) -> Result<()> {
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on a descriptor this function borrows; it changes no memory.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let err = std::io::Error::last_os_error();
+    if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
+        return Err(err).with_context(|| format!("cannot lock the journal {}", path.display()));
+    }
+    let who = lock_holder(file).map_or("another process".to_string(), |pid| {
+        format!("another process (PID {pid})")
+    });
+    bail!(
+        "{}: {who} is running this job with this journal now; wait for it to end or stop it \
+         (two runs on one journal would both fail)",
+        path.display()
+    )
+}
+
+#[cfg(not(unix))]
+fn lock(_: &std::fs::File, _: &Path) -> Result<()> {
+    Ok(())
+}
+
+/// The process holding an flock on `file`, from /proc/locks (Linux; `None` elsewhere).
+#[cfg(unix)]
+fn lock_holder(file: &std::fs::File) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let inode = file.metadata().ok()?.ino();
+    let locks = std::fs::read_to_string("/proc/locks").ok()?;
+    // `1: FLOCK  ADVISORY  WRITE 4242 08:01:1234567 0 EOF` (waiters have `->` after the id).
+    locks.lines().find_map(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let held = f.get(1) == Some(&"FLOCK");
+        let ino = f.get(5)?.rsplit(':').next()?.parse::<u64>().ok()?;
+        (held && ino == inode).then(|| f.get(4)?.parse().ok())?
+    })
+}
+
+/// The longest journal line read back: a chunk's records, which also fit a shard report.
+const MAX_LINE_BYTES: u64 = crate::limits::MAX_REPORT_BYTES;
+
 /// A journal's lines with their exact byte counts (so that a chunk's place is right whatever
 /// ends its lines: `\n`, or `\r\n` after an edit on another system), their bytes (parsed as
 /// the report reads them back) and their text lossily decoded (for messages).
 struct RawLines {
     reader: std::io::BufReader<std::fs::File>,
     buf: Vec<u8>,
+    path: PathBuf,
+    number: usize,
 }
 
 #[derive(Default)]
@@ -431,18 +543,34 @@ impl RawLine {
 }
 
 impl RawLines {
-    fn new(f: std::fs::File) -> RawLines {
+    fn new(f: std::fs::File, path: &Path) -> RawLines {
         RawLines {
             reader: std::io::BufReader::new(f),
             buf: Vec::new(),
+            path: path.to_path_buf(),
+            number: 0,
         }
     }
 
-    fn next(&mut self) -> std::io::Result<Option<RawLine>> {
+    fn next(&mut self) -> Result<Option<RawLine>> {
+        use std::io::Read;
         self.buf.clear();
-        let n = self.reader.read_until(b'\n', &mut self.buf)?;
+        self.number += 1;
+        let n = (&mut self.reader)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut self.buf)
+            .with_context(|| format!("cannot read {}", self.path.display()))?;
         if n == 0 {
             return Ok(None);
+        }
+        if n as u64 > MAX_LINE_BYTES {
+            bail!(
+                "{}:{}: a line longer than {} GiB, more than any chunk a run writes: not a \
+                 journal of this tool",
+                self.path.display(),
+                self.number,
+                MAX_LINE_BYTES >> 30
+            );
         }
         let ended = self.buf.ends_with(b"\n");
         let mut end = self.buf.len() - usize::from(ended);
@@ -469,8 +597,12 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("r.json.partial.jsonl");
         let header = json!({"run": 1});
-        for (tail, kept) in [("{\"n\":2}", 2), ("{\"n\":2", 1), ("", 1)] {
-            std::fs::write(&path, format!("{header}\n{{\"n\":1}}\n{tail}")).unwrap();
+        let h = serde_json::to_vec(&header).unwrap();
+        let line = |json: &str| format!("{} {json}", checksum(&h, json.as_bytes()));
+        let full = line("{\"n\":2}");
+        let cut = &full[..full.len() - 1];
+        for (tail, kept) in [(full.as_str(), 2), (cut, 1), ("", 1)] {
+            std::fs::write(&path, format!("{header}\n{}\n{tail}", line("{\"n\":1}"))).unwrap();
             let mut seen = Vec::new();
             let (mut j, done) = Journal::open(&path, &header, true, |_, c: serde_json::Value| {
                 seen.push(c["n"].as_u64().unwrap());
@@ -492,6 +624,95 @@ mod tests {
             seen.push(3);
             assert_eq!((done, &again), (kept + 1, &seen), "{tail:?}");
             std::fs::remove_file(&path).unwrap();
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn any_changed_byte_of_a_finished_line_is_found() {
+        let dir = std::env::temp_dir().join(format!("gpu-sudoku-sums-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.json.partial.jsonl");
+        let header = json!({"run": 1});
+        let keep = |_: Span, _: serde_json::Value| Ok(true);
+        let (mut j, _) = Journal::open(&path, &header, false, keep).unwrap();
+        for n in 1..=3 {
+            j.append(&json!({"n": n, "steps": 58})).unwrap();
+        }
+        drop(j);
+        let good = std::fs::read(&path).unwrap();
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(
+                good.iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        // Every byte of chunk lines 2 and 3 (not their newlines), changed in turn.
+        for at in starts[1]..starts[3] - 1 {
+            let mut bad = good.clone();
+            bad[at] = if bad[at] == b'7' { b'8' } else { b'7' };
+            std::fs::write(&path, &bad).unwrap();
+            let e = Journal::open(&path, &header, true, keep).err().unwrap();
+            let line = if at < starts[2] { 2 } else { 3 };
+            assert!(
+                format!("{e:#}").contains(&format!("r.json.partial.jsonl:{line}: a damaged")),
+                "byte {at}: {e:#}"
+            );
+        }
+        // The last line is the one an interruption cuts: changed, it is run again.
+        let mut bad = good.clone();
+        bad[starts[3] + 20] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        let (_, done) = Journal::open(&path, &header, true, keep).unwrap();
+        assert_eq!(done, 2);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_journal_in_use_a_folder_and_a_device_are_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("gpu-sudoku-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.json.partial.jsonl");
+        let header = json!({"run": 1});
+        let keep = |_: Span, _: serde_json::Value| Ok(true);
+        let (held, _) = Journal::open(&path, &header, false, keep).unwrap();
+        // A second run on it, resumed or not, while the first holds it.
+        for resume in [true, false] {
+            let e = Journal::open(&path, &header, resume, keep).err().unwrap();
+            let e = format!("{e:#}");
+            assert!(
+                e.contains("is running this job with this journal now"),
+                "{e}"
+            );
+            if cfg!(target_os = "linux") {
+                assert!(e.contains(&format!("(PID {})", std::process::id())), "{e}");
+            }
+        }
+        drop(held);
+        let (j, done) = Journal::open(&path, &header, true, keep).unwrap();
+        assert_eq!(done, 0);
+        drop(j);
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        let e = format!(
+            "{:#}",
+            Journal::open(&path, &header, true, keep).err().unwrap()
+        );
+        assert!(
+            e.contains("r.json.partial.jsonl: the journal's name is taken by a folder"),
+            "{e}"
+        );
+        std::fs::remove_dir(&path).unwrap();
+        #[cfg(unix)]
+        if Path::new("/dev/zero").exists() {
+            std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            let e = format!(
+                "{:#}",
+                Journal::open(&path, &header, true, keep).err().unwrap()
+            );
+            assert!(e.contains("a file that is not a regular file"), "{e}");
         }
         std::fs::remove_dir_all(&dir).ok();
     }

@@ -16,9 +16,6 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// The largest shard report read (a larger file is refused before it is read).
-pub const MAX_SHARD_BYTES: u64 = 4 << 30;
-
 /// The fields that must be equal in every shard of one run.
 const SAME: [&str; 10] = [
     "tool",
@@ -48,19 +45,9 @@ pub enum Kind {
     Sweep,
 }
 
-/// Reads one shard report (at most [`MAX_SHARD_BYTES`]) as JSON.
+/// Reads one shard report (at most [`crate::limits::MAX_REPORT_BYTES`]) as JSON.
 fn read_doc(path: &str) -> Result<Value> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
-    let mut text = String::new();
-    f.take(MAX_SHARD_BYTES + 1)
-        .read_to_string(&mut text)
-        .with_context(|| format!("cannot read {path}"))?;
-    ensure!(
-        (text.len() as u64) <= MAX_SHARD_BYTES,
-        "{path}: larger than {} GiB, not a shard report",
-        MAX_SHARD_BYTES >> 30
-    );
+    let text = crate::limits::read_text(path, crate::limits::MAX_REPORT_BYTES, "a shard report")?;
     serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{path}:{}:{}: not a JSON report ({e}; a shard cut short?)",
@@ -326,8 +313,35 @@ pub fn batch(shards: &Shards, command: Vec<String>) -> Result<MergedBatch> {
     })
 }
 
+/// The puzzles of the input the shards ran on, read again from its path: the same grids (by
+/// the reports' content hash), or an error that says the solved grids cannot be checked.
+fn input_puzzles(input: &InputInfo) -> Result<Vec<crate::puzzle::Grid>> {
+    let why = |what: String| {
+        anyhow::anyhow!(
+            "{}: {what}; merge reads the input again to check every solved grid against its \
+             clues: merge where the shards' inputs are, unchanged",
+            input.path
+        )
+    };
+    if input.path == "-" {
+        return Err(why(
+            "the shards read standard input, which cannot be read again".into(),
+        ));
+    }
+    let file = crate::puzzle::read_puzzles(&input.path, None)
+        .map_err(|e| why(format!("cannot be read here ({e})")))?;
+    let here = InputInfo::of_file(&file);
+    if here.hash != input.hash {
+        return Err(why(format!(
+            "its puzzles here are not those the shards ran on (content hash {}, the reports' {})",
+            here.hash, input.hash
+        )));
+    }
+    Ok(file.puzzles.into_iter().map(|p| p.grid).collect())
+}
+
 /// File `fi`'s instances from every shard, checked: each (puzzle, run) once, all of them, a
-/// puzzle of the file, a solved grid that keeps the rules.
+/// puzzle of the file, a solved grid that keeps the rules and the puzzle's clues.
 fn merge_file(
     first: &BatchDoc,
     fi: usize,
@@ -340,6 +354,7 @@ fn merge_file(
     let mut file_solutions = BTreeMap::new();
     let mut extras = BTreeMap::new();
     let mut wall = Duration::ZERO;
+    let puzzles = input_puzzles(input)?;
     for (d, p) in docs.iter().zip(paths) {
         let Some(f) = d.files.get(fi) else {
             bail!("{p}: it has no file {fi} ({})", input.path);
@@ -358,15 +373,16 @@ fn merge_file(
         wall += Duration::from_secs_f64(f.summary.timing.wall_s);
         for i in &f.instances {
             let r = &i.result;
-            ensure!(
-                r.puzzle < input.puzzles,
-                "{p}: {}: an instance of puzzle {}, of a file of {} puzzles",
-                input.path,
-                r.puzzle,
-                input.puzzles
-            );
+            let Some(puzzle) = puzzles.get(r.puzzle).filter(|_| r.puzzle < input.puzzles) else {
+                bail!(
+                    "{p}: {}: an instance of puzzle {}, of a file of {} puzzles",
+                    input.path,
+                    r.puzzle,
+                    puzzles.len()
+                );
+            };
             if r.solved {
-                check_solved(r, f.side).with_context(|| format!("{p}: {}", input.path))?;
+                check_solved(r, puzzle).with_context(|| format!("{p}: {}", input.path))?;
             }
             if let Some(detail) = i.rest.get(&first.algorithm) {
                 details.insert(r.puzzle, detail.clone());
@@ -415,17 +431,16 @@ fn merge_file(
     })
 }
 
-/// A record read back as solved holds a complete grid of the file's size that keeps the rules.
-fn check_solved(r: &InstanceResult, side: usize) -> Result<()> {
-    let grid = crate::puzzle::parse_str(&r.grid, Some(side))
-        .ok()
-        .and_then(|mut g| (g.len() == 1).then(|| g.remove(0).grid));
-    let fault = match grid {
+/// A record read back as solved holds a solution of its puzzle: a complete grid of its size
+/// that keeps the rules and every clue.
+fn check_solved(r: &InstanceResult, puzzle: &crate::puzzle::Grid) -> Result<()> {
+    let side = puzzle.side();
+    let fault = match crate::puzzle::Grid::from_line(puzzle.box_size(), &r.grid) {
         None => Some(format!("its grid is not one {side}x{side} grid")),
-        Some(g) if !g.is_complete() => Some("its grid has blanks".to_string()),
         Some(g) => g
-            .first_conflict()
-            .map(|(_, _, v)| format!("its grid repeats {v} in a unit")),
+            .verify_solution_of(puzzle)
+            .err()
+            .map(|why| format!("its grid does not solve the puzzle ({why})")),
     };
     match fault {
         Some(why) => bail!(

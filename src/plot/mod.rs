@@ -185,6 +185,9 @@ pub fn fmt_num(x: f64) -> String {
     if x == 0.0 {
         return "0".into();
     }
+    if !x.is_finite() {
+        return x.to_string(); // inf, -inf, NaN: messages about bad values show them as given
+    }
     if x.abs() >= 1e5 || x.abs() < 1e-3 {
         // 3 significant digits, trailing zeros of the mantissa dropped: 1e-4, 2.5e5, 5.87e-4.
         let s = format!("{x:.2e}");
@@ -450,6 +453,10 @@ mod tests {
         assert_eq!(fmt_num(1e-4), "1e-4");
         assert_eq!(fmt_num(250000.0), "2.5e5");
         assert_eq!(fmt_num(0.1 + 0.2), "0.3");
+        // Bad values in messages (`--d-bin inf`, a step so small the count overflows).
+        assert_eq!(fmt_num(f64::INFINITY), "inf");
+        assert_eq!(fmt_num(f64::NAN), "NaN");
+        assert_eq!(fmt_num(1e-320), "1e-320");
     }
 
     #[test]

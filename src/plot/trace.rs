@@ -109,7 +109,8 @@ impl IlcaTrace {
 
     /// Reads a trace CSV (see the module docs); errors name the file, line and column.
     pub fn read_csv(path: &str) -> Result<IlcaTrace> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+        let text =
+            crate::limits::read_text(path, crate::limits::MAX_FIGURE_INPUT_BYTES, "a trace CSV")?;
         Self::parse_csv(path, &text)
     }
 

@@ -20,7 +20,7 @@ pub struct Wide {
 impl Wide {
     /// Reads the wide CSV at `path`.
     pub fn read(path: &str) -> Result<Wide> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+        let text = crate::limits::read_text(path, crate::limits::MAX_FIGURE_INPUT_BYTES, "a CSV")?;
         Wide::parse(path, &text)
     }
 

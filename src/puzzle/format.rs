@@ -21,6 +21,24 @@ impl Grid {
         self.cells().iter().map(|&v| symbol_for(v)).collect()
     }
 
+    /// The grid of box size `b` that [`Grid::to_line`] wrote as `line` (`.` for a blank),
+    /// whatever it holds (a repeated digit included, for checks that say what is wrong);
+    /// `None` when `line` is not n² symbols of such a grid.
+    pub fn from_line(b: usize, line: &str) -> Option<Grid> {
+        let n = b * b;
+        let cells = line
+            .bytes()
+            .map(|c| match c {
+                b'.' => Some(0),
+                _ => SYMBOLS[..n]
+                    .iter()
+                    .position(|&s| s == c)
+                    .map(|k| k as u8 + 1),
+            })
+            .collect::<Option<Vec<u8>>>()?;
+        Grid::from_cells(b, cells).ok()
+    }
+
     /// n lines of whitespace-separated integers, 0 for blanks.
     pub fn to_rows(&self) -> String {
         let n = self.side();

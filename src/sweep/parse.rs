@@ -81,7 +81,11 @@ pub fn parse_values(param: Param, text: &str) -> Result<Values> {
     ensure!(
         count <= MAX_RANGE_VALUES as f64,
         "{flag} {t}: {} values; at most {MAX_RANGE_VALUES} per range (use a larger step)",
-        crate::plot::fmt_num(count)
+        if count.is_finite() {
+            crate::plot::fmt_num(count)
+        } else {
+            "more than 10^308".to_string()
+        }
     );
     let dec = match (decimals(parts[0].trim()), decimals(parts[2].trim())) {
         (Some(x), Some(y)) => Some(x.max(y)),

@@ -251,7 +251,14 @@ fn apply_limits(entry: &mut Entry, ilca_steps: Option<u32>, stall: Option<u32>) 
                     );
                 }
             }
-            p.validate()?;
+            // The step limit came from --max-iterations: name that, not batch's --steps.
+            p.validate().map_err(|e| match ilca_steps {
+                Some(_) if e.param == "steps" => anyhow::anyhow!(
+                    "--max-iterations: {} (it is the step limit of --algos {name})",
+                    e.problem
+                ),
+                _ => e.into(),
+            })?;
         }
         Entry::Rfss(_, p) => {
             // Only the enhanced entries take decisions, so only they take the stall.
