@@ -46,6 +46,8 @@ _quiet_vulkan_loader()
 from . import _native  # noqa: E402
 from ._native import ParseError  # noqa: E402
 
+ParseError.__module__ = "gpu_sudoku"  # pickles and prints as gpu_sudoku.ParseError
+
 __all__ = [
     "ParseError",
     "Puzzles",
@@ -135,17 +137,28 @@ def _as_series(source: Any) -> Any:
     return None
 
 
+def _parse_error(file: str, line: int, column: Optional[int], message: str) -> ParseError:
+    """A :class:`ParseError` raised here, with the place the native ones carry."""
+    where = f"{file}:{line}" + (f":{column}" if column else "")
+    err = ParseError(f"{where}: {message}")
+    err.file, err.line, err.column, err.message = file, line, column, message
+    return err
+
+
 def _from_strings(items: Iterable[Any], name: str, size: Optional[int]) -> "Puzzles":
     lines = []
     for i, s in enumerate(items):
         if not isinstance(s, str):
             raise TypeError(f"{name}: item {i + 1} is {type(s).__name__}, not a puzzle string")
+        # Item k is puzzle k: nothing may be skipped (a blank or comment line) or split.
         if "\n" in s or "\r" in s:
-            raise ParseError(f"{name}:{i + 1}: a puzzle string holds a line break")
+            raise _parse_error(name, i + 1, None, "a puzzle string holds a line break")
+        if not s.strip() or s.lstrip().startswith("#"):
+            raise _parse_error(name, i + 1, 1, "an empty or comment item, not a puzzle")
         lines.append(s)
     if not lines:
         raise ValueError(f"{name}: no puzzles")
-    return _native.parse_text("\n".join(lines) + "\n", name, size)
+    return _native.parse_text("\n".join(lines) + "\n", name, size, "line")
 
 
 def _from_array(a: np.ndarray, name: str) -> "Puzzles":
@@ -184,18 +197,29 @@ def _side_of_area(area: int, name: str) -> int:
 
 def _inputs(source: Any, **read: Any) -> List["Puzzles"]:
     """One input, or several: a list of :class:`Puzzles`, of ``os.PathLike`` paths, or of
-    strings that each name an existing file (a list of other strings is puzzles)."""
-    if isinstance(source, (list, tuple)) and source and all(
-        isinstance(s, (os.PathLike, _native.Puzzles))
-        or (isinstance(s, str) and os.path.isfile(s))
-        for s in source
-    ):
-        return [puzzles(s, **read) for s in source]
+    strings of which one at least names an existing file (a list of strings none of which is
+    a file is puzzles; a missing file among files raises ``FileNotFoundError``)."""
+    if isinstance(source, (list, tuple)) and source:
+        files = [s for s in source if isinstance(s, (os.PathLike, _native.Puzzles))]
+        named = [s for s in source if isinstance(s, str)]
+        if len(files) == len(source) or (
+            len(files) + len(named) == len(source) and any(os.path.isfile(s) for s in named)
+        ):
+            return [puzzles(s, **read) for s in source]
     return [puzzles(source, **read)]
 
 
 def _grids(cells: bytes, side: int) -> np.ndarray:
-    return np.frombuffer(cells, dtype=np.uint8).reshape(-1, side, side)
+    """Grids as a writable uint8 array (k×n×n)."""
+    return np.frombuffer(cells, dtype=np.uint8).reshape(-1, side, side).copy()
+
+
+def _at_least_one(name: str, value: Optional[int]) -> Optional[int]:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise TypeError(f"{name}: a whole number is needed, not {value!r}")
+    if value is not None and value < 1:
+        raise ValueError(f"{name}: must be at least 1 (got {value})")
+    return value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,6 +275,9 @@ def _write_atomic(path: Union[str, os.PathLike], text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as a newly created file would be, not mkstemp's 0600
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -275,27 +302,30 @@ def _pandas() -> Any:
 class _Report:
     """JSON and CSV reports, the same documents the command line writes."""
 
-    _json: str
-    _csv: str
+    def _json(self) -> str:
+        raise NotImplementedError
+
+    def _csv(self) -> str:
+        raise NotImplementedError
 
     def to_json(self, path: Union[None, str, os.PathLike] = None) -> Optional[str]:
         """The JSON report; written atomically to ``path`` when given."""
         if path is None:
-            return self._json
-        _write_atomic(path, self._json)
+            return self._json()
+        _write_atomic(path, self._json())
         return None
 
     def to_csv(self, path: Union[None, str, os.PathLike] = None) -> Optional[str]:
         """The per-instance CSV report; written atomically to ``path`` when given."""
         if path is None:
-            return self._csv
-        _write_atomic(path, self._csv)
+            return self._csv()
+        _write_atomic(path, self._csv())
         return None
 
     @property
     def report(self) -> Dict[str, Any]:
         """The JSON report, parsed."""
-        return json.loads(self._json)
+        return json.loads(self._json())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -351,7 +381,7 @@ class Instances:
 
     def __init__(self, done: Any, labels: List[str]):
         cols = done.columns()
-        u32 = lambda name: np.frombuffer(cols[name], dtype="<u4")  # noqa: E731
+        u32 = lambda name: np.frombuffer(cols[name], dtype="<u4").astype(np.uint32)  # noqa: E731
         self.file = u32("file")
         self.puzzle = u32("puzzle")
         self.line = u32("line")
@@ -401,11 +431,23 @@ class BatchResult(_Report):
     def __init__(self, done: Any):
         rows = json.loads(done.summaries)
         self.summary = Summary(rows, done.table)
-        labels = [r["file"] for r in rows if r["file"] != "overall" or len(rows) == 1]
+        # One label per file (the overall row follows them), told apart where two repeat.
+        labels: List[str] = []
+        for r in rows[: len(done.sides)]:
+            label, k = r["file"], 1
+            while label in labels:
+                k += 1
+                label = f"{r['file']}#{k}"
+            labels.append(label)
         self.instances = Instances(done, labels)
         self.notes: List[str] = list(done.notes)
-        self._json = done.json
-        self._csv = done.csv
+        self._done = done
+
+    def _json(self) -> str:
+        return self._done.json()
+
+    def _csv(self) -> str:
+        return self._done.csv()
 
     def to_pandas(self) -> Any:
         """The instances as a DataFrame (see :meth:`Instances.to_pandas`)."""
@@ -450,6 +492,7 @@ def batch(
             params["seed"] = seed
     elif steps is not None or seed is not None:
         raise ValueError("steps and seed apply only to algo='ilca' (RFSS takes max_generations)")
+    _at_least_one("runs", runs)
     inputs = _inputs(puzzles, size=size, format=format, column=column)
     command = _command("batch", {"algo": algo, "preset": preset, "runs": runs, **params})
     done = _run(
@@ -473,8 +516,13 @@ class CompareResult(_Report):
     def __init__(self, done: Any):
         self.rows: List[Dict[str, Any]] = json.loads(done.rows)
         self.table: str = done.table
-        self._json = done.json
-        self._csv = done.csv
+        self._done = done
+
+    def _json(self) -> str:
+        return self._done.json
+
+    def _csv(self) -> str:
+        return self._done.csv
 
     def __str__(self) -> str:
         return self.table.rstrip("\n")
@@ -489,25 +537,34 @@ class CompareResult(_Report):
         """One row per attempt (the CSV report), as a DataFrame."""
         import io
 
-        return _pandas().read_csv(io.StringIO(self._csv))
+        return _pandas().read_csv(io.StringIO(self._csv()))
 
 
 def compare(
     puzzles: Any,
-    algos: Union[str, Iterable[str]] = "ilca,sa",
+    algos: Union[None, str, Iterable[str]] = None,
     *,
     runs: Optional[int] = None,
     seed: Optional[int] = None,
     budget_ms: Optional[int] = None,
     max_iterations: Optional[int] = None,
     preset: Optional[str] = None,
+    prune: Optional[str] = None,
+    share: Optional[float] = None,
+    stall_generations: Optional[int] = None,
     progress: Progress = None,
 ) -> CompareResult:
     """Runs several algorithms on the same puzzles, as ``gpu-sudoku compare`` does: ``ilca``,
-    ``ilca-PRESET``, ``rfss``, ``rfss-ENHANCEMENT`` and the baselines (``sa``, ``ga``,
-    ``pso``, ``acs``, ``exact``, …). Defaults: 1 run, seed 1, 2000 ms per baseline attempt."""
+    ``ilca-PRESET``, ``rfss``, ``rfss-ENHANCEMENT`` and the baselines (``backtrack``, ``mrv``,
+    ``exact``, ``astar``, ``ga``, ``sa``, ``hc``, ``acs``, …), as a list or a comma-separated
+    string. The command line's defaults: its algorithm list
+    (``backtrack,mrv,astar,ga,sa,hc,ilca,rfss``), 1 run, seed 1, 2000 ms per baseline
+    attempt; ``prune``, ``share`` and ``stall_generations`` as its flags."""
     d = _native.defaults()
+    if algos is None:
+        algos = d["compare_algos"]
     names = algos if isinstance(algos, str) else ",".join(algos)
+    _at_least_one("runs", runs)
     inputs = _inputs(puzzles)
     runs = d["compare_runs"] if runs is None else runs
     seed = d["seed"] if seed is None else seed
@@ -515,7 +572,18 @@ def compare(
     command = _command("compare", {"algos": names, "runs": runs, "seed": seed})
     done = _run(
         lambda cb: _native.compare(
-            inputs, names, runs, seed, budget_ms, max_iterations, preset, cb, command
+            inputs,
+            names,
+            runs,
+            seed,
+            budget_ms,
+            max_iterations,
+            preset,
+            prune,
+            share,
+            stall_generations,
+            cb,
+            command,
         ),
         progress,
         "compare",

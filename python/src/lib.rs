@@ -13,7 +13,7 @@ use gpu_sudoku::ilca::{self, IlcaParams};
 use gpu_sudoku::job::batch::{self, Algorithm, Plan, Request};
 use gpu_sudoku::job::{batch_table, compare, devices, Events, Keep};
 use gpu_sudoku::param::ParamError;
-use gpu_sudoku::puzzle::{self, symbol_for, Grid, Puzzle, PuzzleFile, ReadOptions};
+use gpu_sudoku::puzzle::{self, Puzzle, PuzzleFile, ReadOptions};
 use gpu_sudoku::report::batch::Summary;
 use gpu_sudoku::rfss::{self, RfssParams};
 use gpu_sudoku::{exact, generate, interrupt};
@@ -79,16 +79,45 @@ impl Events for Counts {
     }
 }
 
+/// Calls running now, from any Python thread: a stop request is forgotten only when the first
+/// starts and the last ends, so one call cannot wipe the request that stops another.
+static RUNNING: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+
+/// Counts a call as running while it lives.
+struct Running;
+
+impl Running {
+    fn start() -> Running {
+        let mut n = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        if *n == 0 {
+            interrupt::clear();
+        }
+        *n += 1;
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut n = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        *n -= 1;
+        if *n == 0 {
+            interrupt::clear();
+        }
+    }
+}
+
 /// Runs `work` on its own thread with the interpreter released. Every 100 ms the calling
 /// thread takes the interpreter back to call `progress(done, total)` and to look for a signal:
 /// Ctrl-C asks the engines to stop ([`interrupt`]), waits for them (a step or a submission) and
-/// raises `KeyboardInterrupt`; nothing the job had in hand is kept.
+/// raises `KeyboardInterrupt`; nothing the job had in hand is kept. The request is one for the
+/// process, as the signal is: every call running then stops.
 fn run_released<T: Send>(
     py: Python<'_>,
     progress: Option<&Bound<'_, PyAny>>,
     work: impl FnOnce(&Counts) -> anyhow::Result<T> + Send,
 ) -> PyResult<T> {
-    interrupt::clear();
+    let _running = Running::start();
     let counts = Counts::default();
     let outcome = std::thread::scope(|s| {
         let handle = s.spawn(|| work(&counts));
@@ -130,7 +159,6 @@ fn run_released<T: Send>(
             )),
         }
     });
-    interrupt::clear();
     outcome
 }
 
@@ -214,11 +242,18 @@ fn read_file(
     Ok(Puzzles { file })
 }
 
-/// Parses `text` (puzzles one per line, or any format a file may have) as the input `name`.
+/// Parses `text` as the input `name` (`format="line"`: one puzzle per line, so that line k is
+/// puzzle k).
 #[pyfunction]
-#[pyo3(signature = (text, name, size=None))]
-fn parse_text(py: Python<'_>, text: &str, name: &str, size: Option<usize>) -> PyResult<Puzzles> {
-    let options = read_options(size, None, None)?;
+#[pyo3(signature = (text, name, size=None, format=None))]
+fn parse_text(
+    py: Python<'_>,
+    text: &str,
+    name: &str,
+    size: Option<usize>,
+    format: Option<&str>,
+) -> PyResult<Puzzles> {
+    let options = read_options(size, format, None)?;
     let file = puzzle::read_puzzles_from(name, text.as_bytes(), &options)
         .map_err(|e| to_py(py, e.into()))?;
     Ok(Puzzles { file })
@@ -235,7 +270,7 @@ fn from_cells(
     side: usize,
     name: &str,
 ) -> PyResult<Puzzles> {
-    let b = (1..=8).find(|b| b * b == side).ok_or_else(|| {
+    let b = (2..=8).find(|b| b * b == side).ok_or_else(|| {
         PyValueError::new_err(format!(
             "a grid's side must be a square (4, 9, 16, 25, 36, 49 or 64), got {side}"
         ))
@@ -248,31 +283,10 @@ fn from_cells(
             cells.len()
         )));
     }
-    let place = |k: usize, cell: usize, message: String| puzzle::ParseError {
-        file: name.to_string(),
-        line: k + 1,
-        column: Some(cell + 1),
-        message,
-    };
     let mut puzzles = Vec::with_capacity(count);
     for (k, chunk) in cells.chunks(area.max(1)).enumerate() {
-        if let Some(cell) = chunk.iter().position(|&v| v as usize > side) {
-            let e = place(
-                k,
-                cell,
-                format!("value {} is larger than {side}", chunk[cell]),
-            );
-            return Err(to_py(py, e.into()));
-        }
-        let grid = Grid::from_cells(b, chunk.to_vec()).map_err(value_error)?;
-        if let Some((a, c, v)) = grid.first_conflict() {
-            let message = format!(
-                "clue {v} at {} repeats the clue at {} in a row, column or box",
-                puzzle::cell_name(c, side),
-                puzzle::cell_name(a, side)
-            );
-            return Err(to_py(py, place(k, c, message).into()));
-        }
+        let grid = puzzle::grid_from_cells(name, k + 1, b, chunk.to_vec())
+            .map_err(|e| to_py(py, e.into()))?;
         let mut p = Puzzle::new(grid);
         p.line = k + 1;
         puzzles.push(p);
@@ -298,14 +312,14 @@ fn ilca_params(preset: Option<&str>, given: &Bound<'_, PyDict>) -> PyResult<Ilca
     for (key, value) in given.iter() {
         let key: String = key.extract()?;
         match key.as_str() {
-            "steps" => p.steps = value.extract()?,
-            "lr" => p.lr = value.extract()?,
-            "lp" => p.lp = value.extract()?,
-            "sr" => p.sr = value.extract()?,
-            "restart" => p.restart = value.extract()?,
-            "penalty_floor" => p.penalty_floor = value.extract()?,
-            "seed" => p.seed = value.extract()?,
-            "share" => p.share = value.extract()?,
+            "steps" => p.steps = count("steps", &value)?,
+            "lr" => p.lr = real("lr", &value)?,
+            "lp" => p.lp = real("lp", &value)?,
+            "sr" => p.sr = count("sr", &value)?,
+            "restart" => p.restart = count("restart", &value)?,
+            "penalty_floor" => p.penalty_floor = real("penalty_floor", &value)?,
+            "seed" => p.seed = count("seed", &value)?,
+            "share" => p.share = real("share", &value)?,
             "compare" => p.compare = choice("compare", &value)?,
             "tie" => p.tie = choice("tie", &value)?,
             "reset_check" => p.reset_check = choice("reset_check", &value)?,
@@ -333,12 +347,12 @@ fn rfss_params(given: &Bound<'_, PyDict>) -> PyResult<RfssParams> {
     for (key, value) in given.iter() {
         let key: String = key.extract()?;
         match key.as_str() {
-            "max_generations" => p.max_generations = value.extract()?,
-            "stable_generations" => p.stable_generations = value.extract()?,
+            "max_generations" => p.max_generations = count("max_generations", &value)?,
+            "stable_generations" => p.stable_generations = count("stable_generations", &value)?,
             "underflow" => p.underflow = choice("underflow", &value)?,
-            "underflow_log2" => p.underflow_log2 = value.extract()?,
+            "underflow_log2" => p.underflow_log2 = count("underflow_log2", &value)?,
             "enhance" => p.enhancement = choice("enhance", &value)?,
-            "stall_generations" => p.stall_generations = value.extract()?,
+            "stall_generations" => p.stall_generations = count("stall_generations", &value)?,
             other => return Err(unexpected(other, "RFSS")),
         }
     }
@@ -351,6 +365,36 @@ fn rfss_params(given: &Bound<'_, PyDict>) -> PyResult<RfssParams> {
     p.validate()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(p)
+}
+
+/// A parameter's whole number: a `ValueError` naming it where the value does not fit `T` (a
+/// negative count), a `TypeError` where it is not an int.
+fn count<T: TryFrom<u64>>(key: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
+    if !value.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{key}: a whole number is needed, not {value:?}"
+        )));
+    }
+    // The parameters' counts are u32 or u64.
+    let max = if T::try_from(u64::MAX).is_ok() {
+        u64::MAX
+    } else {
+        u64::from(u32::MAX)
+    };
+    value
+        .extract::<u64>()
+        .ok()
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("{key}: must be from 0 to {max} (got {value})"))
+        })
+}
+
+/// A parameter's real number (an int or a float), a `TypeError` where it is neither.
+fn real(key: &str, value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    value
+        .extract::<f64>()
+        .map_err(|_| PyTypeError::new_err(format!("{key}: a number is needed, not {value:?}")))
 }
 
 fn unexpected(name: &str, algo: &str) -> PyErr {
@@ -408,10 +452,8 @@ struct BatchDone {
     columns: Vec<(&'static str, Vec<u8>)>,
     /// Each file's final grids, instance after instance.
     grids: Vec<Vec<u8>>,
-    #[pyo3(get)]
-    json: String,
-    #[pyo3(get)]
-    csv: String,
+    /// The report, its records in its journal, for the JSON and CSV documents when asked.
+    report: std::sync::Mutex<batch::Report>,
 }
 
 #[pymethods]
@@ -425,6 +467,14 @@ impl BatchDone {
         }
         Ok(d)
     }
+    /// The JSON report (`gpu-sudoku batch --json`), made now from the records.
+    fn json(&self, py: Python<'_>) -> PyResult<String> {
+        self.document(py, |r, w| r.write_json(w))
+    }
+    /// The per-instance CSV report (`gpu-sudoku batch --csv`), made now from the records.
+    fn csv(&self, py: Python<'_>) -> PyResult<String> {
+        self.document(py, |r, w| r.write_csv(w))
+    }
     /// File `index`'s final grids (side² bytes each, 0 for a blank).
     fn grids<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyBytes>> {
         let g = self
@@ -435,16 +485,20 @@ impl BatchDone {
     }
 }
 
-/// Cell values of a grid line (`symbol_for`'s symbols, `.` for a blank).
-fn line_cells(line: &str, side: usize, out: &mut Vec<u8>) {
-    let mut value = [0u8; 128];
-    for v in 1..=side as u8 {
-        value[symbol_for(v) as usize] = v;
+impl BatchDone {
+    fn document(
+        &self,
+        py: Python<'_>,
+        write: impl Fn(&batch::Report, &mut dyn std::io::Write) -> std::io::Result<()> + Send + Sync,
+    ) -> PyResult<String> {
+        let text = py.detach(|| -> anyhow::Result<String> {
+            let report = self.report.lock().unwrap_or_else(|e| e.into_inner());
+            let mut bytes = Vec::new();
+            write(&report, &mut bytes)?;
+            Ok(String::from_utf8(bytes)?)
+        });
+        text.map_err(|e| to_py(py, e))
     }
-    out.extend(
-        line.chars()
-            .map(|c| value.get(c as usize).copied().unwrap_or(0)),
-    );
 }
 
 /// Runs a batch as `gpu-sudoku batch` does, on every adapter `adapter` names (or the one the
@@ -465,6 +519,9 @@ fn run_batch(
     progress: Option<&Bound<'_, PyAny>>,
     command: Vec<String>,
 ) -> PyResult<BatchDone> {
+    if runs == Some(0) {
+        return Err(PyValueError::new_err("runs: must be at least 1 (got 0)"));
+    }
     let mut notes = Vec::new();
     let algorithm = match algo {
         "ilca" => {
@@ -562,14 +619,17 @@ fn batch_done(
         for (col, v) in cols.iter_mut().zip(values) {
             col.extend_from_slice(&(v as u32).to_le_bytes());
         }
-        line_cells(&r.grid, sides[fi], &mut grids[fi]);
+        let n = sides[fi];
+        let b = (2..=8).find(|b| b * b == n).unwrap_or(0);
+        let g = gpu_sudoku::puzzle::Grid::from_line(b, &r.grid).ok_or_else(|| {
+            std::io::Error::other(format!(
+                "puzzle {} run {}: its final grid is not a {n}x{n} grid",
+                r.puzzle, r.run
+            ))
+        })?;
+        grids[fi].extend_from_slice(g.cells());
         Ok(())
     })?;
-    let mut json = Vec::new();
-    report.write_json(&mut json)?;
-    let mut csv = Vec::new();
-    report.write_csv(&mut csv)?;
-    report.finish()?;
     Ok(BatchDone {
         table,
         summaries: serde_json::to_string(&summaries)?,
@@ -577,8 +637,7 @@ fn batch_done(
         sides,
         columns: names.into_iter().zip(cols).collect(),
         grids,
-        json: String::from_utf8(json)?,
-        csv: String::from_utf8(csv)?,
+        report: std::sync::Mutex::new(report),
     })
 }
 
@@ -608,7 +667,7 @@ struct CompareDone {
 /// Runs `gpu-sudoku compare`'s job: the algorithms `algos` names on every puzzle.
 #[pyfunction]
 #[pyo3(name = "compare")]
-#[pyo3(signature = (inputs, algos, runs, seed, budget_ms, max_iterations, preset, progress, command))]
+#[pyo3(signature = (inputs, algos, runs, seed, budget_ms, max_iterations, preset, prune, share, stall_generations, progress, command))]
 #[allow(clippy::too_many_arguments)]
 fn run_compare(
     py: Python<'_>,
@@ -619,6 +678,9 @@ fn run_compare(
     budget_ms: u64,
     max_iterations: Option<u64>,
     preset: Option<&str>,
+    prune: Option<&Bound<'_, PyAny>>,
+    share: Option<f64>,
+    stall_generations: Option<u32>,
     progress: Option<&Bound<'_, PyAny>>,
     command: Vec<String>,
 ) -> PyResult<CompareDone> {
@@ -630,7 +692,9 @@ fn run_compare(
         budget_ms,
         max_iterations,
         preset: preset.map(preset_named).transpose()?,
-        ..Default::default()
+        prune: prune.map(|p| choice("prune", p)).transpose()?,
+        share,
+        stall_generations,
     };
     let entries = compare::algos::entries(algos, &options).map_err(value_error)?;
     let request = compare::Request {
@@ -676,15 +740,17 @@ fn solve(py: Python<'_>, input: PyRef<'_, Puzzles>) -> PyResult<Vec<(usize, Py<P
     let file = input.file.clone();
     drop(input);
     let out = run_released(py, None, |_| {
-        Ok(file
-            .puzzles
+        file.puzzles
             .iter()
-            .map(|p| match exact::classify(&p.grid) {
-                exact::Solutions::None => (0, p.grid.cells().to_vec()),
-                exact::Solutions::Unique(s) => (1, s.cells().to_vec()),
-                exact::Solutions::Multiple(s) => (2, s.cells().to_vec()),
+            .map(|p| {
+                interrupt::check()?;
+                Ok(match exact::classify(&p.grid) {
+                    exact::Solutions::None => (0, p.grid.cells().to_vec()),
+                    exact::Solutions::Unique(s) => (1, s.cells().to_vec()),
+                    exact::Solutions::Multiple(s) => (2, s.cells().to_vec()),
+                })
             })
-            .collect::<Vec<_>>())
+            .collect::<anyhow::Result<Vec<_>>>()
     })?;
     Ok(out
         .into_iter()
@@ -699,11 +765,14 @@ fn rate(py: Python<'_>, input: PyRef<'_, Puzzles>) -> PyResult<String> {
     let file = input.file.clone();
     drop(input);
     run_released(py, None, |_| {
-        let classified: Vec<_> = file
+        let classified = file
             .puzzles
             .iter()
-            .map(|p| exact::Classified::Known(exact::classify(&p.grid)))
-            .collect();
+            .map(|p| {
+                interrupt::check()?;
+                Ok(exact::Classified::Known(exact::classify(&p.grid)))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let rows = generate::report::rows(&file.puzzles, &classified, &|| {});
         Ok(serde_json::to_string(&rows)?)
     })
@@ -725,8 +794,10 @@ fn run_generate(
     count: usize,
     seed: u64,
 ) -> PyResult<Vec<MadePuzzle>> {
-    let b = (2..=7).find(|b| b * b == size).ok_or_else(|| {
-        PyValueError::new_err(format!("size: must be 4, 9, 16, 25, 36 or 49 (got {size})"))
+    let b = (2..=8).find(|b| b * b == size).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "size: must be 4, 9, 16, 25, 36, 49 or 64 (got {size})"
+        ))
     })?;
     let spec = generate::Spec {
         model: choice("model", &model.into_pyobject(py)?.into_any())?,
@@ -828,7 +899,7 @@ fn trace(
         };
         let end = ilca::trace::record(&puzzle, &params, index, run, |s| {
             interrupt::check()?;
-            if (s.step - 1) % every == 0 || s.info.solved {
+            if (s.step - 1) % every == 0 || s.info.solved || s.step == params.steps {
                 t.steps.push(s.step);
                 t.probabilities
                     .extend(s.probabilities.iter().flat_map(|p| p.to_le_bytes()));
@@ -880,6 +951,7 @@ fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("compare_runs", compare::DEFAULT_RUNS)?;
     d.set_item("seed", compare::DEFAULT_SEED)?;
     d.set_item("budget_ms", compare::DEFAULT_BUDGET_MS)?;
+    d.set_item("compare_algos", compare::DEFAULT_ALGOS)?;
     Ok(d)
 }
 

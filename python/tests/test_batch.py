@@ -79,6 +79,17 @@ def test_summary_fields(root, tmp_path):
     assert list(df.index) == ["easy"] and "solved_pct_lo" in df.columns
 
 
+def test_files_by_name_and_repeated_labels(root, tmp_path):
+    a = head(root, tmp_path, "easy", 3)
+    with pytest.raises(FileNotFoundError):
+        gs.batch([str(a), str(tmp_path / "missing.txt")], progress=False)
+    # Two inputs with one label: told apart in the instances' file column.
+    p = gs.puzzles(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+    r = gs.batch([p, p], runs=1, backend="cpu", progress=False)
+    assert list(r.to_pandas().file.cat.categories) == ["<list>", "<list>#2"]
+    r.instances.steps[0] = 0  # the arrays are the caller's to change
+
+
 def test_several_files_and_overall(root, tmp_path):
     a = head(root, tmp_path, "easy", 4)
     b = head(root, tmp_path, "medium", 3)
@@ -118,6 +129,16 @@ def test_progress_callback(root, tmp_path):
     assert seen and seen[-1][1] == 24 and all(d <= t for d, t in seen)
 
 
+def test_gpu_same_as_cli_with_another_seed(gpu, cli, root, tmp_path):
+    f = head(root, tmp_path, "medium", 6)
+    out = tmp_path / "cli.csv"
+    subprocess.run([cli, "batch", str(f), "--runs", "3", "--seed", "7", "--backend", "gpu",
+                    "--csv", str(out)], capture_output=True, text=True, check=True)
+    r = gs.batch(f, runs=3, seed=7, backend="gpu", progress=False)
+    assert py_instances(r) == cli_instances(out)
+    assert r.report["params"]["seed"] == 7
+
+
 def test_gpu_equals_cpu(gpu, root, tmp_path):
     f = head(root, tmp_path, "medium", 8)
     a = gs.batch(f, runs=3, backend="cpu", progress=False)
@@ -151,22 +172,30 @@ def test_the_interpreter_is_released(root):
 
 INTERRUPTED = r"""
 import sys, time, gpu_sudoku as gs
-t0 = time.monotonic()
+started = []
+def progress(done, total):
+    if done and not started:
+        started.append(1)
+        print("running", flush=True)
 try:
-    gs.batch(sys.argv[1], runs=1000, backend="cpu", progress=False)
+    gs.batch(sys.argv[1], runs=1000, backend="cpu", progress=progress)
+    print("finished")
 except KeyboardInterrupt:
     print("interrupted", time.monotonic())
 """
 
 
 def test_ctrl_c_raises_keyboard_interrupt_within_a_second(root, tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "TMPDIR": str(work)}  # where the run's scratch journal goes
     p = subprocess.Popen([sys.executable, "-c", INTERRUPTED, str(root / "puzzles/evil.txt")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    time.sleep(3.0)  # the import and the start of the run
-    assert p.poll() is None, p.communicate()
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=work,
+                         env=env)
+    assert p.stdout.readline() == "running\n", p.communicate()
     sent = time.monotonic()
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=30)
     assert out.startswith("interrupted"), (out, err)
     assert float(out.split()[1]) - sent < 1.0
-    assert os.listdir(tmp_path) == []  # nothing half-written
+    assert [f for f in os.listdir(work) if not f.startswith("gpu-sudoku-runtime")] == []

@@ -96,6 +96,24 @@ def test_bad_shapes_and_dtypes():
         gs.puzzles(np.full(81, -1, dtype=np.int64))
 
 
+def test_items_are_puzzles_one_each():
+    with pytest.raises(gs.ParseError) as e:
+        gs.puzzles([CLASSIC, "", CLASSIC])
+    assert (e.value.file, e.value.line) == ("<list>", 2)
+    with pytest.raises(gs.ParseError) as e:
+        gs.puzzles([CLASSIC, "# a comment"])
+    assert e.value.line == 2 and e.value.message.startswith("an empty or comment item")
+
+
+def test_parse_errors_pickle():
+    import pickle
+
+    with pytest.raises(gs.ParseError) as e:
+        gs.puzzles([CLASSIC[:80]])
+    again = pickle.loads(pickle.dumps(e.value))
+    assert str(again) == str(e.value) and type(again) is gs.ParseError
+
+
 def test_bad_lists():
     with pytest.raises(ValueError, match="no puzzles"):
         gs.puzzles([])

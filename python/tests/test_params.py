@@ -26,6 +26,17 @@ def test_unknown_parameter_is_a_type_error():
         gs.batch([CLASSIC], algo="rfss", lr=0.5, backend="cpu", progress=False)
 
 
+def test_bad_numbers_are_value_errors():
+    with pytest.raises(ValueError, match="runs: must be at least 1"):
+        gs.batch([CLASSIC], runs=0, backend="cpu", progress=False)
+    with pytest.raises(ValueError, match="steps: must be from 0 to 4294967295"):
+        gs.batch([CLASSIC], steps=-5, backend="cpu", progress=False)
+    with pytest.raises(TypeError, match="sr: a whole number is needed"):
+        gs.batch([CLASSIC], sr=2.5, backend="cpu", progress=False)
+    with pytest.raises(ValueError, match="runs: must be at least 1"):
+        gs.compare([CLASSIC], "exact", runs=0, progress=False)
+
+
 def test_bad_choices():
     with pytest.raises(ValueError, match="tie: no value `sideways`"):
         gs.batch([CLASSIC], tie="sideways", backend="cpu", progress=False)

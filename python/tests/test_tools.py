@@ -20,6 +20,10 @@ def test_solve_gives_a_verified_solution():
 def test_solve_counts_none_and_many():
     empty = np.zeros((9, 9), dtype=np.uint8)
     assert gs.solve(empty)[0].solutions == 2
+    # r1c9 has no candidate: 1-8 in its row, 9 in its column; no clue repeats.
+    none = "12345678." + "........9" + "." * 63
+    [s] = gs.solve([none])
+    assert s.solutions == 0
 
 
 def test_rate():
@@ -58,6 +62,11 @@ def test_trace_arrays():
     sparse = gs.trace([CLASSIC], run=0, preset="improved", every=5)
     assert len(sparse.steps) <= k // 5 + 2
     assert (sparse.probabilities[0] == t.probabilities[0]).all()
+
+
+def test_trace_keeps_the_last_step_of_an_unsolved_run():
+    t = gs.trace([CLASSIC], run=0, steps=10, every=4)
+    assert t.solved_at is None and t.steps.tolist() == [1, 5, 9, 10]
 
 
 def test_trace_refuses_a_missing_puzzle():

@@ -33,7 +33,7 @@ pub struct Args {
     /// (ant colony system, Lloyd & Amos), acs-q0-Q (another greedy probability), ilca,
     /// ilca-PRESET (e.g. ilca-table6), rfss, rfss-propagate, rfss-mrv, rfss-logic,
     /// rfss-lookahead.
-    #[arg(long, default_value = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss")]
+    #[arg(long, default_value = compare::DEFAULT_ALGOS)]
     pub algos: String,
     /// Attempts per puzzle (stochastic algorithms get a different seed per attempt; RFSS and
     /// the searches repeat their one run, timed again: no TTS99, and their intervals count a

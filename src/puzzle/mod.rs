@@ -17,6 +17,7 @@ pub use parse::{
     file_label, parse_str, read_puzzles, read_puzzles_from, read_puzzles_with, Format, PuzzleFile,
     PuzzleReader, ReadOptions,
 };
+pub use rows::grid_from_cells;
 
 /// A grid of n×n cells holding 0 (blank) or a digit 1..=n.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

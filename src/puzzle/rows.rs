@@ -406,6 +406,29 @@ fn width_message(forced_b: Option<usize>, found: &str) -> String {
     }
 }
 
+/// A puzzle from raw cell values (row by row, 0 for a blank), checked as a file's puzzle is:
+/// errors are placed at `file:line:cell` (`line` names the puzzle, the column its 1-based
+/// cell), a value too large for the grid or a clue repeated in a row, column or box (the
+/// command line's own messages). For callers with grids in memory (the Python package).
+pub fn grid_from_cells(
+    file: &str,
+    line: usize,
+    b: usize,
+    cells: Vec<u8>,
+) -> Result<Grid, ParseError> {
+    let at = At { file, line };
+    let n = b * b;
+    if let Some(c) = cells.iter().position(|&v| v as usize > n) {
+        return Err(at.err(
+            Some(c + 1),
+            format!("value {} is larger than {n}", cells[c]),
+        ));
+    }
+    let grid = Grid::from_cells(b, cells).map_err(|e| at.err(None, e.to_string()))?;
+    check_clues(&at, &grid, |c| (line, c + 1))?;
+    Ok(grid)
+}
+
 /// Errors if a clue repeats in a row, column or box; the error is placed at the later cell
 /// (`place` gives a cell's line and column).
 pub(super) fn check_clues(

@@ -41,6 +41,10 @@ use std::time::Duration;
 /// one chunk).
 pub const DEFAULT_CHUNK: usize = 1024;
 
+/// The algorithms compared when none are named: the searches, the metaheuristics, ILCA and
+/// RFSS.
+pub const DEFAULT_ALGOS: &str = "backtrack,mrv,astar,ga,sa,hc,ilca,rfss";
+
 /// Attempts per puzzle when none is given.
 pub const DEFAULT_RUNS: usize = 1;
 
