@@ -10,7 +10,7 @@ use super::rfss_args::RfssArgs;
 use anyhow::Result;
 use gpu_sudoku::job::batch::{Algorithm, Plan, Request, DEFAULT_CHUNK, DEFAULT_RUNS, RFSS_NOTE};
 use gpu_sudoku::job::batch_table::{heading, paper_note, solution_column_note, Rows};
-use gpu_sudoku::job::{self, Keep};
+use gpu_sudoku::job::{self, Events, Keep};
 use gpu_sudoku::report::batch::FileResults;
 use std::process::ExitCode;
 
@@ -62,7 +62,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let devices = a.device.open_many()?;
     plan.check_memory(devices.len())?;
     let say = |text: &str| print_table(&a.reports, text);
-    say(&heading(&request.algorithm, &devices));
     let rows = Rows::new(&request);
     let events = BarEvents::new(|fi, file: &FileResults| {
         if fi == 0 {
@@ -74,7 +73,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
     });
     let keep = Keep::for_reports(&a.reports.paths(), a.job.resume);
-    let report = job::batch::run(&plan, &devices, &keep, &events)?;
+    let head = heading(&request.algorithm, &devices);
+    let headed = Headed {
+        events: &events,
+        heading: &|| say(&head),
+    };
+    let report = job::batch::run(&plan, &devices, &keep, &headed)?;
     events.finish();
     super::args::report_usage(&devices, &report.usage);
     if report.files.len() > 1 {
@@ -87,6 +91,32 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .write_streamed(|w| report.write_json(w), |w| report.write_csv(w))?;
     report.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The job's events, with the line that says what runs where printed once the job has
+/// opened (or refused) its journal: a refused resume prints nothing on standard output.
+struct Headed<'a, E> {
+    events: &'a E,
+    heading: &'a (dyn Fn() + Sync),
+}
+
+impl<E: Events> Events for Headed<'_, E> {
+    fn total(&self, items: u64) {
+        (self.heading)();
+        self.events.total(items);
+    }
+    fn label(&self, label: &str) {
+        self.events.label(label);
+    }
+    fn advance(&self, items: u64) {
+        self.events.advance(items);
+    }
+    fn note(&self, line: &str) {
+        self.events.note(line);
+    }
+    fn batch_file(&self, index: usize, file: &FileResults) {
+        self.events.batch_file(index, file);
+    }
 }
 
 /// The algorithm and its parameters the flags give, the other algorithm's flags refused.
