@@ -437,38 +437,30 @@ fn bad_sweep_values_are_errors_not_panics() {
 fn a_refused_resume_prints_no_heading() {
     let d = temp_dir("refused-heading");
     let report = d.join("r.json");
-    std::fs::write(d.join("r.json.partial.jsonl"), "{}\n").unwrap();
-    let out = bin()
-        .args([
-            "batch",
-            "puzzles/classic.txt",
-            "--runs",
-            "1",
-            "--backend",
-            "cpu",
-            "--json",
-        ])
-        .arg(&report)
-        .output()
-        .unwrap();
+    let journal = d.join("r.json.partial.jsonl");
+    let batch = || {
+        bin()
+            .args([
+                "batch",
+                "puzzles/classic.txt",
+                "--runs",
+                "1",
+                "--backend",
+                "cpu",
+            ])
+            .arg("--json")
+            .arg(&report)
+            .output()
+            .unwrap()
+    };
+    std::fs::write(&journal, "{}\n").unwrap();
+    let out = batch();
     let err = common::fails_with(&out, 1);
     assert!(err.contains("add --resume"), "{err}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
     // Run, the heading still comes first.
-    std::fs::remove_file(d.join("r.json.partial.jsonl")).unwrap();
-    let out = bin()
-        .args([
-            "batch",
-            "puzzles/classic.txt",
-            "--runs",
-            "1",
-            "--backend",
-            "cpu",
-            "--json",
-        ])
-        .arg(&report)
-        .output()
-        .unwrap();
+    std::fs::remove_file(&journal).unwrap();
+    let out = batch();
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("ILCA on cpu: 1 run/puzzle"));
     std::fs::remove_dir_all(&d).ok();
 }

@@ -417,7 +417,7 @@ class Instances:
         )
 
 
-_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz@$%"
+_SYMBOLS = _native.symbols()  # the one-line format's digits, as the engine writes them
 
 
 def _line_of(grid: np.ndarray) -> str:

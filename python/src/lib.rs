@@ -13,7 +13,7 @@ use gpu_sudoku::ilca::{self, IlcaParams};
 use gpu_sudoku::job::batch::{self, Algorithm, Plan, Request};
 use gpu_sudoku::job::{batch_table, compare, devices, Events, Keep};
 use gpu_sudoku::param::ParamError;
-use gpu_sudoku::puzzle::{self, Puzzle, PuzzleFile, ReadOptions};
+use gpu_sudoku::puzzle::{self, Geometry, Grid, Puzzle, PuzzleFile, ReadOptions};
 use gpu_sudoku::report::batch::Summary;
 use gpu_sudoku::rfss::{self, RfssParams};
 use gpu_sudoku::{exact, generate, interrupt};
@@ -270,7 +270,7 @@ fn from_cells(
     side: usize,
     name: &str,
 ) -> PyResult<Puzzles> {
-    let b = (2..=8).find(|b| b * b == side).ok_or_else(|| {
+    let b = Geometry::box_for_side(side).ok_or_else(|| {
         PyValueError::new_err(format!(
             "a grid's side must be a square (4, 9, 16, 25, 36, 49 or 64), got {side}"
         ))
@@ -620,8 +620,8 @@ fn batch_done(
             col.extend_from_slice(&(v as u32).to_le_bytes());
         }
         let n = sides[fi];
-        let b = (2..=8).find(|b| b * b == n).unwrap_or(0);
-        let g = gpu_sudoku::puzzle::Grid::from_line(b, &r.grid).ok_or_else(|| {
+        let grid = Geometry::box_for_side(n).and_then(|b| Grid::from_line(b, &r.grid));
+        let g = grid.ok_or_else(|| {
             std::io::Error::other(format!(
                 "puzzle {} run {}: its final grid is not a {n}x{n} grid",
                 r.puzzle, r.run
@@ -794,7 +794,7 @@ fn run_generate(
     count: usize,
     seed: u64,
 ) -> PyResult<Vec<MadePuzzle>> {
-    let b = (2..=8).find(|b| b * b == size).ok_or_else(|| {
+    let b = Geometry::box_for_side(size).ok_or_else(|| {
         PyValueError::new_err(format!(
             "size: must be 4, 9, 16, 25, 36, 49 or 64 (got {size})"
         ))
@@ -955,6 +955,12 @@ fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
+/// The one-line format's digit symbols (digit v is `symbols[v - 1]`; `.` is a blank).
+#[pyfunction]
+fn symbols() -> &'static str {
+    std::str::from_utf8(puzzle::SYMBOLS).expect("ASCII")
+}
+
 /// The engine's version, as the reports record it.
 #[pyfunction]
 fn version() -> &'static str {
@@ -982,6 +988,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(list_presets, m)?,
         wrap_pyfunction!(version, m)?,
         wrap_pyfunction!(defaults, m)?,
+        wrap_pyfunction!(symbols, m)?,
     ] {
         m.add_function(f)?;
     }

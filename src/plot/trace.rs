@@ -137,7 +137,7 @@ impl IlcaTrace {
             p_cols.push(i);
         }
         let n = p_cols.len();
-        let b = (MIN_BOX..=MAX_BOX).find(|b| b * b == n).with_context(|| {
+        let b = crate::puzzle::Geometry::box_for_side(n).with_context(|| {
             format!("{name}:1: {n} probability columns p1..p{n}; expected n = b² digits (4, 9, 16, …, 64)")
         })?;
         let cells = n * n;
