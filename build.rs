@@ -3,11 +3,16 @@
 //! time that its `#[repr(C)]` structs and bind-group layouts are the kernel's
 //! (`gpu::layout`). Only what the kernels use is understood: structs of 32-bit scalars and
 //! `@group(0) @binding(i) var<…> name` lines; anything else in a struct stops the build.
+//!
+//! It also records the build's identity (commit, toolchain, wgpu, target) for `--version` and
+//! every report's header (`crate::build_info`).
 
 use std::fmt::Write as _;
+use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=shaders");
+    build_identity();
     let mut out = String::new();
     let mut files: Vec<_> = std::fs::read_dir("shaders")
         .expect("shaders/ is next to Cargo.toml")
@@ -102,4 +107,83 @@ fn main() {
     }
     let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("wgsl_layout.rs");
     std::fs::write(dest, out).unwrap();
+}
+
+/// The files the engine is built from: "dirty" means one of them differs from the commit.
+const SOURCES: &[&str] = &["src", "shaders", "build.rs", "Cargo.toml", "Cargo.lock"];
+
+/// Sets `GPU_SUDOKU_COMMIT` (12 hex digits, or `unknown` outside a git checkout, e.g. a source
+/// tarball), `GPU_SUDOKU_DIRTY` (`true`/`false`/empty when unknown), `GPU_SUDOKU_RUSTC`,
+/// `GPU_SUDOKU_WGPU` and `GPU_SUDOKU_TARGET`.
+fn build_identity() {
+    let git = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git").args(args).output().ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let commit = git(&["rev-parse", "--short=12", "HEAD"]);
+    let dirty = commit.as_ref().and_then(|_| {
+        let mut args = vec![
+            "--no-optional-locks",
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+        ];
+        args.extend_from_slice(SOURCES);
+        git(&args).map(|s| (!s.is_empty()).to_string())
+    });
+    // A commit or a branch moving reruns this; a source edit reruns it too, so the dirty flag
+    // follows the sources the binary is built from. (Not the index: status may rewrite it.)
+    for path in SOURCES {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    for name in ["HEAD", "packed-refs"] {
+        if let Some(p) = git(&["rev-parse", "--git-path", name]) {
+            println!("cargo:rerun-if-changed={p}");
+        }
+    }
+    if let Some(p) =
+        git(&["symbolic-ref", "-q", "HEAD"]).and_then(|r| git(&["rev-parse", "--git-path", &r]))
+    {
+        println!("cargo:rerun-if-changed={p}");
+    }
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let rustc = Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "unknown".into());
+    let wgpu = locked_version("wgpu").unwrap_or_else(|| "unknown".into());
+    println!(
+        "cargo:rustc-env=GPU_SUDOKU_COMMIT={}",
+        commit.as_deref().unwrap_or("unknown")
+    );
+    println!(
+        "cargo:rustc-env=GPU_SUDOKU_DIRTY={}",
+        dirty.unwrap_or_default()
+    );
+    println!("cargo:rustc-env=GPU_SUDOKU_RUSTC={rustc}");
+    println!("cargo:rustc-env=GPU_SUDOKU_WGPU={wgpu}");
+    println!(
+        "cargo:rustc-env=GPU_SUDOKU_TARGET={}",
+        std::env::var("TARGET").unwrap_or_default()
+    );
+}
+
+/// The version of `package` that Cargo.lock pins.
+fn locked_version(package: &str) -> Option<String> {
+    let lock = std::fs::read_to_string("Cargo.lock").ok()?;
+    let name = format!("name = \"{package}\"");
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == name {
+            let v = lines.next()?.trim().strip_prefix("version = \"")?;
+            return Some(v.trim_end_matches('"').to_string());
+        }
+    }
+    None
 }

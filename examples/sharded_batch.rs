@@ -1,7 +1,7 @@
 // A sharded, resumable ILCA batch on every GPU adapter (the CPU when there is none), through
 // the library: the same job `gpu-sudoku batch FILE --shard K/N --json REPORT --resume` runs.
 //
-//     cargo run --release --example sharded_batch -- puzzles/evil.txt 0/2 evil-0.json
+//     cargo run --release --example sharded_batch -- puzzles/evil.txt 1/2 evil-1.json
 use gpu_sudoku::job::{self, batch, devices};
 use gpu_sudoku::{backend::Backend, ilca::IlcaParams, puzzle, report::batch::Summary};
 

@@ -73,7 +73,7 @@ run sweep sweep "$T/easy.txt" "$T/hard.txt" --backend cpu --runs 2 --sr 10:50:20
   --baseline sr=0 --csv "$T/sweep.csv"
 cp "$T/sweep.csv" "$OUT/sweep.csv"
 run compare compare "$T/easy.txt" --algos backtrack,mrv,astar,ga,sa,hc,ilca,rfss --runs 1 \
-  --budget-ms 0 --max-iterations 3000 --json "$T/compare.json"
+  --time-limit 0 --max-iterations 3000 --json "$T/compare.json"
 run trace trace puzzles/classic.txt --lr 0.05 --sr 20 --csv "$T/trace.csv"
 cp "$T/trace.out" "$OUT/trace.out"
 run trace-rfss trace "$T/easy.txt" --index 2 --algo rfss --every 50 --max-generations 600 \
@@ -98,12 +98,12 @@ run rfss-csv batch "$T/easy.txt" --algo rfss --backend cpu --max-generations 200
   --csv "$T/rfss-csv.csv"
 # Every compare family: ACS, the exact solver, GA/A* variants, ILCA presets, enhanced RFSS.
 run compare-all compare "$T/uhard.txt" --algos exact,acs,astar-small,ga-tournament-uniform-swap,ilca-table6,ilca-shared,rfss-propagate,rfss-logic,rfss-lookahead \
-  --runs 2 --budget-ms 0 --max-iterations 2000 --seed 3 --json "$T/compare-all.json" --csv "$T/compare-all.csv"
+  --runs 2 --time-limit 0 --max-iterations 2000 --seed 3 --json "$T/compare-all.json" --csv "$T/compare-all.csv"
 # Shards and merge: batch, compare, sweep.
-for k in 0 1 2; do
+for k in 1 2 3; do
   run "shard-b$k" batch "$T/easy.txt" "$T/hard.txt" --backend cpu --runs 3 --steps 100 \
     --shard "$k/3" --json "$T/shard-b$k.json"
-  run "shard-c$k" compare "$T/easy.txt" --algos mrv,sa,ilca --runs 2 --budget-ms 0 \
+  run "shard-c$k" compare "$T/easy.txt" --algos mrv,sa,ilca --runs 2 --time-limit 0 \
     --max-iterations 500 --seed 2 --shard "$k/3" --json "$T/shard-c$k.json"
 done
 run merge-b merge "$T"/shard-b?.json --json "$T/merge-b.json" --csv "$T/merge-b.csv"
@@ -123,11 +123,11 @@ ls "$T/fig" >"$OUT/sweep-fig.list"
 run err-nofile batch "$T/missing.txt"
 run err-runs batch "$T/easy.txt" --runs 0
 run err-sr batch "$T/easy.txt" --sr 300 --steps 100
-run err-shard batch "$T/easy.txt" --shard 3/3
+run err-shard batch "$T/easy.txt" --shard 0/3
 run err-shard-many batch "$T/one.txt" --shard 5/9 --runs 1
 run err-algo-flag batch "$T/easy.txt" --algo rfss --lr 0.5
 run err-resume-stdout batch "$T/easy.txt" --resume --json -
-run err-compare-budget compare "$T/easy.txt" --budget-ms 0
+run err-compare-budget compare "$T/easy.txt" --time-limit 0
 run err-compare-algo compare "$T/easy.txt" --algos nosuch --max-iterations 10
 run err-compare-dup compare "$T/easy.txt" "$T/easy.txt" --max-iterations 10
 run err-sweep-range sweep "$T/easy.txt" --sr 10:0:5 --csv "$T/x.csv"

@@ -75,10 +75,13 @@ impl Device {
         }
     }
 
-    /// One line for people: "CPU (16 threads)" or "GPU NVIDIA H100 (Vulkan, DiscreteGpu)".
+    /// One line for people: "CPU (16 threads)" or "GPU NVIDIA H100 (Vulkan, DiscreteGpu, driver …)".
     pub fn describe(&self) -> String {
         match self {
-            Device::Cpu => format!("CPU ({} threads)", rayon::current_num_threads()),
+            Device::Cpu => format!(
+                "CPU ({})",
+                crate::report::count(rayon::current_num_threads() as u64, "thread", "threads")
+            ),
             Device::Gpu(g) => format!("GPU {}", g.describe()),
         }
     }

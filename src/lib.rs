@@ -64,6 +64,7 @@
 
 pub mod backend;
 pub mod baselines;
+pub mod build_info;
 pub mod choice;
 pub mod exact;
 pub mod generate;

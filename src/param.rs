@@ -50,3 +50,84 @@ pub fn check(
         Err(ParamError::new(param, problem()))
     }
 }
+
+/// The longest wall-clock limit a command takes: 2^32 − 1 seconds (136 years).
+pub const MAX_TIME_LIMIT_S: u64 = u32::MAX as u64;
+
+/// A wall-clock limit as the command line writes every one of them (`--time-limit`): a number
+/// with a unit, `500ms`, `20s`, `2m`, `1.5h`; a bare number is seconds; 0 (in any unit) is no
+/// limit, which gives None.
+pub fn parse_time_limit(text: &str) -> Result<Option<std::time::Duration>, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let seconds_per = match unit.trim() {
+        "" | "s" => 1.0,
+        "ms" => 1e-3,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        other => {
+            return Err(format!(
+                "`{text}`: unknown unit `{other}`; give a duration such as 500ms, 20s, 2m or 1h \
+                 (a bare number is seconds; 0 is no limit)"
+            ))
+        }
+    };
+    let x: f64 = number
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+        .ok_or_else(|| {
+            format!(
+                "`{text}` is not a duration: give one such as 500ms, 20s, 2m or 1h (0 is no limit)"
+            )
+        })?;
+    let seconds = x * seconds_per;
+    if seconds > MAX_TIME_LIMIT_S as f64 {
+        return Err(format!(
+            "`{text}` is too long: at most {MAX_TIME_LIMIT_S} seconds, or 0 for no limit"
+        ));
+    }
+    let d = std::time::Duration::from_secs_f64(seconds);
+    Ok((!d.is_zero()).then_some(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn time_limits_take_units() {
+        let ok = |t: &str| parse_time_limit(t).unwrap();
+        assert_eq!(ok("2s"), Some(Duration::from_secs(2)));
+        assert_eq!(ok("500ms"), Some(Duration::from_millis(500)));
+        assert_eq!(ok("2m"), Some(Duration::from_secs(120)));
+        assert_eq!(ok("1.5h"), Some(Duration::from_secs(5400)));
+        assert_eq!(ok("60"), Some(Duration::from_secs(60)));
+        assert_eq!(ok("0.25"), Some(Duration::from_millis(250)));
+        assert_eq!(ok("0"), None);
+        assert_eq!(ok("0ms"), None);
+        for bad in [
+            "",
+            "s",
+            "2 days",
+            "-1s",
+            "1e3",
+            "inf",
+            "1.2.3s",
+            "5000000000",
+        ] {
+            let e = parse_time_limit(bad).unwrap_err();
+            assert!(e.contains(bad), "{bad}: {e}");
+        }
+        assert!(parse_time_limit("2d")
+            .unwrap_err()
+            .contains("unknown unit `d`"));
+        assert!(parse_time_limit("5000000000")
+            .unwrap_err()
+            .contains("too long"));
+    }
+}

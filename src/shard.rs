@@ -8,32 +8,85 @@ use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
-/// Shard `index` of `count` (0 ≤ index < count), written `K/N` on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Shard `index` of `count` (0 ≤ index < count). People count shards from 1, as
+/// cargo-nextest's `--partition count:K/N` and Jest's `--shard=K/N` do: the command line,
+/// tables and reports write it `K/N` with K = index + 1, from 1/N to N/N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     pub index: usize,
     pub count: usize,
 }
 
+impl Shard {
+    /// The shard's number as people write it, from 1 to `count`.
+    pub fn number(&self) -> usize {
+        self.index + 1
+    }
+
+    /// The line a shard's table opens with: which part of the run it holds.
+    pub fn describe(&self, what: &str) -> String {
+        format!(
+            "shard {self}: about 1/{} of the {what}; `gpu-sudoku merge` joins all {} reports",
+            self.count, self.count
+        )
+    }
+}
+
 impl std::str::FromStr for Shard {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Shard, String> {
-        let bad = || format!("`{s}` is not K/N with 0 ≤ K < N (e.g. 0/4 … 3/4)");
+        let bad = || format!("`{s}` is not K/N with 1 ≤ K ≤ N (e.g. 1/4 … 4/4)");
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count): (usize, usize) = (
+        let (number, count): (usize, usize) = (
             k.trim().parse().map_err(|_| bad())?,
             n.trim().parse().map_err(|_| bad())?,
         );
-        if count == 0 || index >= count {
+        if number == 0 && count > 0 {
+            return Err(format!(
+                "`{s}`: shards count from 1, as cargo-nextest's --partition and Jest's --shard do \
+                 (1/{count} … {count}/{count})"
+            ));
+        }
+        if count == 0 || number > count {
             return Err(bad());
         }
-        Ok(Shard { index, count })
+        Ok(Shard {
+            index: number - 1,
+            count,
+        })
     }
 }
 
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
+        write!(f, "{}/{}", self.number(), self.count)
+    }
+}
+
+/// In reports and journals a shard is the text `"K/N"`, as on the command line.
+impl Serialize for Shard {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Reads `"K/N"`, and the `{"index": I, "count": N}` (I from 0) of reports made before shards
+/// counted from 1.
+impl<'de> Deserialize<'de> for Shard {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Shard, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            Text(String),
+            Old { index: usize, count: usize },
+        }
+        match Written::deserialize(d)? {
+            Written::Text(t) => t.parse().map_err(serde::de::Error::custom),
+            Written::Old { index, count } if index < count => Ok(Shard { index, count }),
+            Written::Old { index, count } => Err(serde::de::Error::custom(format!(
+                "shard index {index} of {count} does not exist"
+            ))),
+        }
     }
 }
 
@@ -112,7 +165,8 @@ pub fn content_hash<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
     format!("{h:016x}")
 }
 
-/// Checks that `shards` (the `index` of every file to merge) are 0..count once each. Works in
+/// Checks that `shards` (the `index` of every file to merge) are 0..count once each (shards
+/// 1/N … N/N). Works in
 /// the number of files given, whatever `count` claims (a damaged report may claim billions),
 /// and names at most [`LISTED`] shards of a kind.
 pub fn check_complete(indices: &[usize], count: usize) -> Result<()> {
@@ -122,12 +176,12 @@ pub fn check_complete(indices: &[usize], count: usize) -> Result<()> {
     let mut seen = std::collections::BTreeMap::<usize, usize>::new();
     for &i in indices {
         if i >= count {
-            bail!("shard {i} of {count} does not exist");
+            bail!("shard {}/{count} does not exist", i as u128 + 1);
         }
         *seen.entry(i).or_default() += 1;
     }
     let listed = |shards: &mut dyn Iterator<Item = usize>, total: usize| {
-        listed(shards.map(|i| format!("{i}/{count}")), total)
+        listed(shards.map(|i| format!("{}/{count}", i as u128 + 1)), total)
     };
     let twice: Vec<usize> = seen
         .iter()
@@ -211,26 +265,39 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("--shard 0/4") && e.contains("only 3 instances") && e.contains("N ≤ 3"),
+            e.contains("--shard 1/4") && e.contains("only 3 instances") && e.contains("N ≤ 3"),
             "{e}"
         );
     }
 
     #[test]
     fn parse_and_complete() {
-        assert_eq!("2/4".parse::<Shard>().unwrap(), s(2, 4));
-        for bad in ["4/4", "1/0", "x/2", "3"] {
+        // Counted from 1: 2/4 is the second quarter.
+        assert_eq!("2/4".parse::<Shard>().unwrap(), s(1, 4));
+        assert_eq!("4/4".parse::<Shard>().unwrap(), s(3, 4));
+        assert_eq!(s(1, 4).to_string(), "2/4");
+        for bad in ["5/4", "1/0", "x/2", "3", "0/0"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+        let e = "0/4".parse::<Shard>().unwrap_err();
+        assert!(e.contains("count from 1") && e.contains("1/4 … 4/4"), "{e}");
+        // Reports write the text; older reports' 0-based objects still read.
+        assert_eq!(serde_json::json!(s(1, 4)), serde_json::json!("2/4"));
+        let back: Shard = serde_json::from_value(serde_json::json!("2/4")).unwrap();
+        assert_eq!(back, s(1, 4));
+        let old: Shard = serde_json::from_str(r#"{"index": 1, "count": 4}"#).unwrap();
+        assert_eq!(old, s(1, 4));
+        assert!(serde_json::from_str::<Shard>(r#"{"index": 4, "count": 4}"#).is_err());
+        assert!(serde_json::from_str::<Shard>(r#""0/4""#).is_err());
         check_complete(&[2, 0, 1], 3).unwrap();
         let e = check_complete(&[0, 2], 3).unwrap_err().to_string();
-        assert!(e.contains("missing: 1/3"), "{e}");
+        assert!(e.contains("missing: 2/3"), "{e}");
         let e = check_complete(&[0, 1, 1, 2], 3).unwrap_err().to_string();
-        assert!(e.contains("more than once: 1/3"), "{e}");
+        assert!(e.contains("more than once: 2/3"), "{e}");
         // A damaged count: answered at once, the list cut short.
         let e = check_complete(&[0], usize::MAX).unwrap_err().to_string();
         assert!(
-            e.contains("1/18446744073709551615, 2/") && e.contains("in all)"),
+            e.contains("2/18446744073709551615, 3/") && e.contains("in all)"),
             "{e}"
         );
         assert!(e.len() < 1_000, "{e}");

@@ -344,9 +344,14 @@ fn solve_and_rate_give_up_at_the_search_limits() {
     assert_eq!(rows[1]["solutions"], 1);
     assert!(rows[1].get("gave_up_after_nodes").is_none());
 
-    for bad in ["--time-limit=-1", "--time-limit=nan", "--time-limit=1e30"] {
+    for bad in [
+        "--time-limit=-1",
+        "--time-limit=nan",
+        "--time-limit=1e30",
+        "--time-limit=2d",
+    ] {
         let out = run(&["solve", "puzzles/classic.txt", bad]);
-        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(
             text(&out.stderr).contains("--time-limit"),
             "{bad}: {}",
@@ -546,8 +551,47 @@ fn messages_name_the_flag_given_and_keep_numbers_short() {
         e.contains("--max-iterations") && !e.contains("--steps"),
         "{e}"
     );
-    let e = fails(&["solve", "puzzles/classic.txt", "--time-limit", "4294967296"]);
-    assert!(e.contains("--time-limit 4294967296 is too large"), "{e}");
+    let o = run(&["solve", "puzzles/classic.txt", "--time-limit", "4294967296"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(e.contains("`4294967296` is too long"), "{e}");
+    // compare's budget takes units, and its old spelling still works with a note.
+    let o = run(&[
+        "compare",
+        "puzzles/classic.txt",
+        "--algos",
+        "sa",
+        "--time-limit",
+        "2s",
+        "--max-iterations",
+        "10",
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["params"]["budget_ms"], 2000);
+    let o = run(&[
+        "compare",
+        "puzzles/classic.txt",
+        "--algos",
+        "sa",
+        "--budget-ms",
+        "1500",
+        "--max-iterations",
+        "10",
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["params"]["budget_ms"], 1500);
+    assert!(
+        text(&o.stderr)
+            .contains("--budget-ms is the old spelling of --time-limit: give --time-limit 1500ms"),
+        "{}",
+        text(&o.stderr)
+    );
     let e = fails(&[
         "generate", "--model", "paper", "--d", "1e308", "--count", "1",
     ]);

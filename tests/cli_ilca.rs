@@ -131,6 +131,25 @@ fn batch_json_holds_every_instance_and_every_solution_is_valid() {
     assert_eq!(v["params"]["restart"], 500);
     assert_eq!(v["seed"], 1);
     assert!(v["version"].is_string());
+    // The report names the build that made it: the commit `--version` names.
+    let build = &v["build"];
+    let commit = build["commit"].as_str().unwrap();
+    assert_eq!(build["version"], v["version"]);
+    assert!(build["rustc"].as_str().unwrap().starts_with("rustc "));
+    assert!(build["wgpu"].is_string() && build["target"].is_string());
+    let version = run(&["--version"]);
+    let version = String::from_utf8_lossy(&version.stdout);
+    assert!(version.contains(&format!("commit {commit}")), "{version}");
+    assert!(version.contains("\nrustc: rustc ") && version.contains("\nwgpu: "));
+    if let Ok(git) = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+    {
+        if git.status.success() {
+            assert_eq!(commit, String::from_utf8_lossy(&git.stdout).trim());
+        }
+    }
     assert_eq!(v["backend"], "cpu");
     assert!(v["adapter"].is_null());
     let puzzles = [

@@ -142,8 +142,8 @@ fn public_formats_feed_solve_rate_batch_and_compare() {
             "mrv",
             "--runs",
             "1",
-            "--budget-ms",
-            "2000",
+            "--time-limit",
+            "2s",
         ]);
         assert!(out.status.success(), "{file}: {}", text(&out.stderr));
     }

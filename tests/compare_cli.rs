@@ -29,8 +29,8 @@ fn compare_writes_json_and_csv() {
             "2",
             "--max-iterations",
             "300",
-            "--budget-ms",
-            "2000",
+            "--time-limit",
+            "2s",
         ])
         .args([
             "--json",
@@ -182,7 +182,7 @@ fn compare_runs_acs() {
             .args([
                 "--runs",
                 "3",
-                "--budget-ms",
+                "--time-limit",
                 "0",
                 "--max-iterations",
                 "5000",
@@ -300,7 +300,7 @@ fn stall_generations_reaches_the_enhanced_rfss_entries_only() {
         "40",
         "--max-iterations",
         "3000",
-        "--budget-ms",
+        "--time-limit",
         "0",
     ]);
     let settings = &v["params"]["settings"];
@@ -340,7 +340,7 @@ fn every_rfss_enhancement_is_an_entry() {
         "rfss-propagate,rfss-mrv,rfss-logic,rfss-lookahead",
         "--max-iterations",
         "3000",
-        "--budget-ms",
+        "--time-limit",
         "0",
     ]);
     for (i, e) in ["propagate", "mrv", "logic", "lookahead"]

@@ -282,7 +282,7 @@ fn long_compares_stream_their_attempts_instead_of_holding_them() {
             "mrv",
             "--runs",
             "20000",
-            "--budget-ms",
+            "--time-limit",
             "0",
             "--max-iterations",
             "100",

@@ -368,7 +368,7 @@ fn reproduce_baselines_astar_equals_the_matching_compare() {
             path,
             "--algos",
             algos,
-            "--budget-ms",
+            "--time-limit",
             "0",
             "--max-iterations",
             "100000000",
@@ -473,7 +473,7 @@ fn reproduce_baselines_ga_equals_the_matching_compare() {
         "2",
         "--max-iterations",
         "40",
-        "--budget-ms",
+        "--time-limit",
         "0",
         "--seed",
         "1",
@@ -502,29 +502,89 @@ fn reproduce_baselines_ga_equals_the_matching_compare() {
     );
 }
 
-/// Errors of `reproduce` read like every other command's (`error: …`, never main's `Error:`),
-/// also outside the repository (no puzzle folder there).
+/// `reproduce` runs from any folder: it carries the shipped puzzle sets, reads the same puzzles
+/// as the checkout's files (same content hashes, same results), and says which it used.
 #[test]
-fn reproduce_errors_read_like_the_other_commands() {
+fn reproduce_runs_from_an_empty_folder() {
     let elsewhere = temp_dir("reproduce-elsewhere");
+    let table_2 = [
+        "reproduce",
+        "ilca",
+        "--table",
+        "2",
+        "--runs",
+        "1",
+        "--backend",
+        "cpu",
+        "--json",
+        "-",
+    ];
     let o = bin()
         .current_dir(&elsewhere)
-        .args(["reproduce", "baselines"])
+        .args(table_2)
         .output()
         .unwrap();
-    let e = fails(&o);
-    assert!(
-        e.starts_with("error: ") && e.contains("docs/baselines/"),
-        "{e}"
-    );
-    for cmd in ["ilca", "rfss"] {
+    let mut built_in: Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!(built_in["puzzles"], "built in");
+    let repo = format!("{}/puzzles", env!("CARGO_MANIFEST_DIR"));
+    let o = bin()
+        .current_dir(&elsewhere)
+        .args(table_2)
+        .args(["--puzzles", &repo])
+        .output()
+        .unwrap();
+    let mut from_dir: Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!(from_dir["puzzles"], repo.as_str());
+    for (a, b) in built_in["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(from_dir["inputs"].as_array().unwrap())
+    {
+        assert_eq!(a["hash"], b["hash"]);
+        assert_eq!(a["puzzles"], b["puzzles"]);
+    }
+    common::strip_where_and_when(&mut built_in);
+    common::strip_where_and_when(&mut from_dir);
+    for v in [&mut built_in, &mut from_dir] {
+        for s in v["settings"].as_array_mut().unwrap() {
+            for t in s["tiers"].as_array_mut().unwrap() {
+                t.as_object_mut().unwrap().remove("wall_s");
+                t.as_object_mut().unwrap().remove("tts99_s");
+            }
+        }
+    }
+    assert_eq!(built_in["settings"], from_dir["settings"]);
+    // The other two read their built-in sets too (only the A* counts: the quick part).
+    let o = bin()
+        .current_dir(&elsewhere)
+        .args(["reproduce", "baselines", "--what", "astar", "--json", "-"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_str(&ok(&o)).unwrap();
+    let first = v["inputs"][0]["path"].as_str().unwrap();
+    assert!(first.starts_with("docs/baselines/astar-d0673-"), "{first}");
+    assert_eq!(v["puzzles"], "built in");
+}
+
+/// Errors of `reproduce` read like every other command's (`error: …`, never main's `Error:`),
+/// also for a puzzle folder that is not there.
+#[test]
+fn reproduce_errors_read_like_the_other_commands() {
+    let elsewhere = temp_dir("reproduce-errors");
+    for cmd in ["ilca", "rfss", "baselines"] {
         let o = bin()
             .current_dir(&elsewhere)
-            .args(["reproduce", cmd])
+            .args(["reproduce", cmd, "--puzzles", "no-such-folder"])
             .output()
             .unwrap();
         let e = fails(&o);
-        assert!(e.starts_with("error: "), "{cmd}: {e}");
+        assert!(
+            e.starts_with("error: ")
+                && e.contains("no-such-folder/")
+                && e.contains("without --puzzles"),
+            "{cmd}: {e}"
+        );
     }
     let e = fails_with(&run(&["reproduce", "ilca", "--runs", "0"]), 2);
     assert!(e.starts_with("error: ") && e.contains("--runs"), "{e}");

@@ -67,7 +67,12 @@ fn sharded_equals_whole(name: &str, args: &[&str]) {
         .map(|(k, p)| {
             bin()
                 .args(args)
-                .args(["--shard", &format!("{k}/3"), "--json", p.to_str().unwrap()])
+                .args([
+                    "--shard",
+                    &format!("{}/3", k + 1),
+                    "--json",
+                    p.to_str().unwrap(),
+                ])
                 .args(csv(&format!("s{k}")))
                 .stdout(std::process::Stdio::null())
                 .spawn()
@@ -119,7 +124,11 @@ fn sharded_equals_whole(name: &str, args: &[&str]) {
     // Each shard held a part: not everything, not nothing.
     for p in &shards {
         let s = json(p);
-        assert_eq!(s["shard"]["count"], 3);
+        assert!(
+            s["shard"].as_str().unwrap().ends_with("/3"),
+            "{}",
+            s["shard"]
+        );
     }
     std::fs::remove_dir_all(&d).ok();
 }
@@ -200,7 +209,7 @@ fn damaged_sweep_shards_are_refused_by_shard_and_row() {
             "--backend",
             "cpu",
             "--shard",
-            &format!("{k}/2"),
+            &format!("{}/2", k + 1),
             "--json",
             json.to_str().unwrap(),
             "--csv",
@@ -286,7 +295,7 @@ fn compare_shards_merge_to_the_whole_run() {
             "mrv,sa,ilca,rfss",
             "--runs",
             "2",
-            "--budget-ms",
+            "--time-limit",
             "0",
             "--max-iterations",
             "300",
@@ -320,7 +329,7 @@ fn gzipped_compare_shards_merge_to_the_whole_run() {
         "2",
         "--max-iterations",
         "200",
-        "--budget-ms",
+        "--time-limit",
         "0",
     ];
     sharded_equals_whole("compare-gz", &args);
@@ -336,7 +345,7 @@ fn gzipped_compare_shards_merge_to_the_whole_run() {
                 "--runs",
                 "2",
                 "--shard",
-                &format!("{k}/2"),
+                &format!("{}/2", k + 1),
                 "--json",
                 p.to_str().unwrap(),
             ]));
@@ -446,7 +455,13 @@ fn files_that_share_a_label() {
     let shards: Vec<String> = (0..2)
         .map(|k| {
             let j = d.join(format!("lab{k}.json")).display().to_string();
-            batch(&["--shard", &format!("{k}/2"), "--json", &j]);
+            let table = batch(&["--shard", &format!("{}/2", k + 1), "--json", &j]);
+            // Counted from 1, in the table and in the report.
+            assert!(
+                table.contains(&format!("shard {}/2: about 1/2 of the instances", k + 1)),
+                "{table}"
+            );
+            assert_eq!(json(Path::new(&j))["shard"], format!("{}/2", k + 1));
             j
         })
         .collect();
@@ -483,7 +498,7 @@ fn merge_refuses_what_does_not_belong_together() {
             "--backend",
             "cpu",
             "--shard",
-            &format!("{k}/{n}"),
+            &format!("{}/{n}", k + 1),
             "--json",
             p.to_str().unwrap(),
         ]));
@@ -495,9 +510,9 @@ fn merge_refuses_what_does_not_belong_together() {
         shard(2, 3, "40", "puzzles/classic.txt"),
     );
     let e = fails(&run(&["merge", &a0, &a2]));
-    assert!(e.contains("shards missing: 1/3"), "{e}");
+    assert!(e.contains("shards missing: 2/3"), "{e}");
     let e = fails(&run(&["merge", &a0, &a1, &a1, &a2]));
-    assert!(e.contains("more than once: 1/3"), "{e}");
+    assert!(e.contains("more than once: 2/3"), "{e}");
     let other = shard(1, 3, "41", "puzzles/classic.txt");
     let e = fails(&run(&["merge", &a0, &other, &a2]));
     assert!(e.contains("`params` differs"), "{e}");
@@ -532,17 +547,25 @@ fn merge_refuses_what_does_not_belong_together() {
     assert!(e.contains("not a shard"), "{e}");
     // A damaged shard count: answered at once with a short list, no allocation by the count
     // (4294967296 parts aborted in the allocator; 100000000 ran for minutes printing them).
-    for (count, says) in [
+    for (shard, says) in [
         (
-            Value::from(4_294_967_296u64),
-            "shards missing: 1/4294967296, 2/",
+            Value::from("1/4294967296"),
+            "shards missing: 2/4294967296, 3/",
         ),
-        (Value::from(100_000_000u64), "(99999999 in all)"),
-        (Value::from(-1), "is not a whole number"),
-        (Value::from(0), "shard 0 of 0 does not exist"),
+        (Value::from("1/100000000"), "(99999999 in all)"),
+        (Value::from("-1/3"), "is not K/N"),
+        (Value::from("0/3"), "is not K/N"),
+        (Value::from("1/0"), "is not K/N"),
+        (Value::from(7), "is not K/N"),
+        // The 0-based form of reports made before shards counted from 1 still reads.
+        (
+            serde_json::json!({"index": 0, "count": 4_294_967_296u64}),
+            "shards missing: 2/4294967296, 3/",
+        ),
+        (serde_json::json!({"index": 3, "count": 3}), "is not K/N"),
     ] {
         let mut v = json(Path::new(&a0));
-        v["shard"]["count"] = count;
+        v["shard"] = shard;
         let damaged = d.join("damaged.json");
         std::fs::write(&damaged, v.to_string()).unwrap();
         let e = fails(&run(&["merge", damaged.to_str().unwrap()]));
@@ -572,7 +595,7 @@ fn merge_checks_solved_grids_against_the_clues_it_reads_again() {
                 "--backend",
                 "cpu",
                 "--shard",
-                &format!("{k}/2"),
+                &format!("{}/2", k + 1),
                 "--json",
                 p.to_str().unwrap(),
             ]));
@@ -643,7 +666,7 @@ fn a_tier_a_shard_holds_nothing_of_is_not_set_beside_the_paper() {
         "--backend",
         "cpu",
         "--shard",
-        "0/20",
+        "1/20",
     ]));
     let easy = out.lines().find(|l| l.starts_with("easy")).unwrap();
     assert!(easy.contains(" 0 ") && !easy.contains("99.9%"), "{out}");
@@ -653,6 +676,22 @@ fn a_tier_a_shard_holds_nothing_of_is_not_set_beside_the_paper() {
 
 #[test]
 fn more_shards_than_work_items_are_refused() {
+    // Shards count from 1; 0/N is refused by name.
+    let e = common::fails_with(
+        &run(&[
+            "batch",
+            "puzzles/easy.txt",
+            "--backend",
+            "cpu",
+            "--shard",
+            "0/2",
+        ]),
+        2,
+    );
+    assert!(
+        e.contains("shards count from 1") && e.contains("1/2 … 2/2"),
+        "{e}"
+    );
     let e = fails(&run(&[
         "batch",
         "puzzles/easy.txt",
@@ -661,10 +700,10 @@ fn more_shards_than_work_items_are_refused() {
         "--backend",
         "cpu",
         "--shard",
-        "0/99999999999",
+        "1/99999999999",
     ]));
     assert!(
-        e.contains("--shard 0/99999999999") && e.contains("only 100 instances"),
+        e.contains("--shard 1/99999999999") && e.contains("only 100 instances"),
         "{e}"
     );
     let e = fails(&run(&[
@@ -675,7 +714,7 @@ fn more_shards_than_work_items_are_refused() {
         "--backend",
         "cpu",
         "--shard",
-        "3/4",
+        "4/4",
         "--csv",
         temp_dir("scale-shard-count")
             .join("s.csv")
@@ -691,7 +730,7 @@ fn more_shards_than_work_items_are_refused() {
         "--runs",
         "2",
         "--shard",
-        "4/5",
+        "5/5",
     ]));
     assert!(e.contains("only 4 attempts"), "{e}");
 }
@@ -847,7 +886,7 @@ fn a_killed_compare_resumes_to_the_same_report() {
         "mrv,ilca",
         "--runs",
         "2",
-        "--budget-ms",
+        "--time-limit",
         "0",
         "--max-iterations",
         "400",
@@ -1085,7 +1124,7 @@ fn slurm_scripts_run_locally_in_dry_run_mode() {
         "--backend",
         "cpu",
     ];
-    for k in 0..3 {
+    for k in 1..=3 {
         let st = std::process::Command::new("bash")
             .arg("scripts/slurm/shard.sbatch")
             .args(args)
@@ -1139,7 +1178,7 @@ fn slurm_scripts_run_locally_in_dry_run_mode() {
     let shown = String::from_utf8_lossy(&st.stderr);
     assert!(st.status.success(), "{shown}");
     assert!(
-        shown.contains("--array=0-3") && shown.contains("--dependency=afterok:12345"),
+        shown.contains("--array=1-4") && shown.contains("--dependency=afterok:12345"),
         "{shown}"
     );
     assert!(

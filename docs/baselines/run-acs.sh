@@ -18,20 +18,20 @@ point() { # size fixed% count limit_ms [algorithm]
   f="$OUT/acs-$1x$1-f$2.txt"
   "$BIN" generate --model paper --d "$d" --size "$1" --count "$3" --seed "$1$2" -o "$f"
   name=$(echo "${5:-acs}" | tr , +)   # acs,acs-q0-0.1 -> acs+acs-q0-0.1 (no comma in a file name)
-  "$BIN" compare "$f" --algos "${5:-acs}" --runs 1 --budget-ms "$4" --seed 1 --csv "$OUT/$name-$1x$1-f$2.csv"
+  "$BIN" compare "$f" --algos "${5:-acs}" --runs 1 --time-limit "$4ms" --seed 1 --csv "$OUT/$name-$1x$1-f$2.csv"
 }
 for part in $PARTS; do
   case $part in
     famous)
       mkdir -p "$OUT/famous"
       grep -v '^#' puzzles/famous.txt | while read -r p name; do echo "$p" > "$OUT/famous/${name#name=}.txt"; done
-      "$BIN" compare "$OUT"/famous/*.txt --algos acs --runs "$RUNS" --budget-ms 10000 --seed 1 \
+      "$BIN" compare "$OUT"/famous/*.txt --algos acs --runs "$RUNS" --time-limit 10s --seed 1 \
         --csv "$OUT/acs-famous.csv" ;;
     9) for f in $FIXED; do point 9 $f "$COUNT" 10000; done ;;
     16) for f in $FIXED; do point 16 $f "$COUNT" 20000; done ;;
     25) for f in $FIXED; do point 25 $f "$COUNT25" 60000; done ;;
     q0)
-      "$BIN" compare "$OUT"/famous/*.txt --algos acs-q0-0.1 --runs "$RUNS" --budget-ms 10000 --seed 1 \
+      "$BIN" compare "$OUT"/famous/*.txt --algos acs-q0-0.1 --runs "$RUNS" --time-limit 10s --seed 1 \
         --csv "$OUT/acs-q0-0.1-famous.csv"
       for f in 40 45 50; do point 25 $f "$COUNT25" 60000 acs-q0-0.1; done ;;
     hard25) for f in 40 45 50; do point 25 $f 50 120000 acs,acs-q0-0.1; done ;;

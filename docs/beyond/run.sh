@@ -30,30 +30,30 @@ for part in $PARTS; do
         d=$(awk "BEGIN { printf \"%.2f\", 1 - $f / 100 }")
         "$BIN" generate --model paper --d "$d" --size $s --count 10 --seed 1 -o "puzzles/paper-${s}x${s}-f$f.txt"
       done; done ;;
-    ilca9) job ilca-9x9 $T9 --algos $ILCA --max-iterations 20000 --budget-ms 0 --runs 2 ;;
-    ilcafam) job ilca-famous $FAM --algos $ILCA --max-iterations 20000 --budget-ms 0 --runs 10 ;;
-    ilca16) job ilca-16x16 $L16 --algos $ILCA --max-iterations 20000 --budget-ms 0 --runs 2 ;;
-    ilca25) job ilca-25x25 $L25 --algos $ILCA --max-iterations 20000 --budget-ms 0 --runs 1 ;;
-    rfssmrv25) job rfss-mrv-25x25 $L25 --algos rfss-mrv --max-iterations 200000 --budget-ms 0 ;;
-    rfss9) job rfss-9x9 $T9 $FAM --algos $RFSS --max-iterations 200000 --budget-ms 0 ;;
-    rfss16) job rfss-16x16 $L16 --algos $RFSS --max-iterations 200000 --budget-ms 0 ;;
+    ilca9) job ilca-9x9 $T9 --algos $ILCA --max-iterations 20000 --time-limit 0 --runs 2 ;;
+    ilcafam) job ilca-famous $FAM --algos $ILCA --max-iterations 20000 --time-limit 0 --runs 10 ;;
+    ilca16) job ilca-16x16 $L16 --algos $ILCA --max-iterations 20000 --time-limit 0 --runs 2 ;;
+    ilca25) job ilca-25x25 $L25 --algos $ILCA --max-iterations 20000 --time-limit 0 --runs 1 ;;
+    rfssmrv25) job rfss-mrv-25x25 $L25 --algos rfss-mrv --max-iterations 200000 --time-limit 0 ;;
+    rfss9) job rfss-9x9 $T9 $FAM --algos $RFSS --max-iterations 200000 --time-limit 0 ;;
+    rfss16) job rfss-16x16 $L16 --algos $RFSS --max-iterations 200000 --time-limit 0 ;;
     # Plain and propagate RFSS on 25x25 only at 50 % fixed (about 40 s per 200,000 generations
     # each: the three files would take 20 minutes here).
-    rfss25) job rfss-25x25 puzzles/paper-25x25-f50.txt --algos rfss,rfss-propagate --max-iterations 200000 --budget-ms 0 ;;
+    rfss25) job rfss-25x25 puzzles/paper-25x25-f50.txt --algos rfss,rfss-propagate --max-iterations 200000 --time-limit 0 ;;
     # Baselines on the clock: ACS and the exact solver with a generous limit, SA and GA (which
     # rarely finish) with a shorter one.
     base9)
-      job acs-exact-9x9 $T9 --algos acs,exact --budget-ms 10000 --runs 2
-      job sa-ga-9x9 $T9 --algos sa,ga --budget-ms 1000 --runs 1 ;;
+      job acs-exact-9x9 $T9 --algos acs,exact --time-limit 10s --runs 2
+      job sa-ga-9x9 $T9 --algos sa,ga --time-limit 1s --runs 1 ;;
     basefam)
-      job acs-exact-famous $FAM --algos acs,exact --budget-ms 10000 --runs 10
-      job sa-ga-famous $FAM --algos sa,ga --budget-ms 2000 --runs 2 ;;
+      job acs-exact-famous $FAM --algos acs,exact --time-limit 10s --runs 10
+      job sa-ga-famous $FAM --algos sa,ga --time-limit 2s --runs 2 ;;
     base16)
-      job acs-exact-16x16 $L16 --algos acs,exact --budget-ms 20000 --runs 2
-      job sa-ga-16x16 $L16 --algos sa,ga --budget-ms 5000 --runs 1 ;;
+      job acs-exact-16x16 $L16 --algos acs,exact --time-limit 20s --runs 2
+      job sa-ga-16x16 $L16 --algos sa,ga --time-limit 5s --runs 1 ;;
     base25)
-      job acs-exact-25x25 $L25 --algos acs,exact --budget-ms 20000 --runs 1
-      job sa-ga-25x25 $L25 --algos sa,ga --budget-ms 5000 --runs 1 ;;
+      job acs-exact-25x25 $L25 --algos acs,exact --time-limit 20s --runs 1
+      job sa-ga-25x25 $L25 --algos sa,ga --time-limit 5s --runs 1 ;;
     horn) sh docs/beyond/horn.sh "$BIN" "$OUT" ;;
     # One variant idea (docs/BEYOND.md): RFSS + MRV decisions with a shorter stall (100
     # generations instead of 300) on the two 25x25 files where the default misses the target.
@@ -66,7 +66,7 @@ for part in $PARTS; do
     # The strongest RFSS variant (--enhance lookahead, with the short stall it is measured with
     # in docs/BEYOND.md) on every file of the table.
     rfsslook) job rfss-lookahead $T9 $FAM $L16 $L25 --algos rfss-lookahead --stall-generations 50 \
-      --max-iterations 200000 --budget-ms 0 ;;
+      --max-iterations 200000 --time-limit 0 ;;
     *) echo "unknown part $part" >&2; exit 2 ;;
   esac
 done

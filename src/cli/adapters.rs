@@ -11,12 +11,7 @@ pub fn run(_: Args) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     for (i, info) in all.iter().enumerate() {
-        outln!(
-            "{i}: {} | driver {} {}",
-            gpu_sudoku::gpu::describe(info),
-            info.driver,
-            info.driver_info
-        );
+        outln!("{i}: {}", gpu_sudoku::gpu::describe(info));
     }
     Ok(ExitCode::SUCCESS)
 }

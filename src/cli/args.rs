@@ -250,8 +250,8 @@ pub fn report_usage(devices: &[Device], usage: &[job::devices::Usage]) {
 /// How a run is split and kept: its shard, its journal, its chunks (batch, compare and sweep).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct JobArgs {
-    /// Run only shard K of N (0 ≤ K < N): a contiguous part of the work items of about 1/N of
-    /// the cost; `gpu-sudoku merge` joins the N reports into the unsharded one.
+    /// Run only shard K of N, counted from 1 (1/N … N/N): a contiguous part of the work items of
+    /// about 1/N of the cost; `gpu-sudoku merge` joins the N reports into the unsharded one.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
     /// Finish the run a killed command with the same options left in the journal beside
@@ -376,6 +376,32 @@ pub enum Algo {
     Rfss,
 }
 
+/// `--max-iterations N`, the one name every iteration cap also answers to: for `batch` and
+/// `trace` it is ILCA's `--steps` or RFSS's `--max-generations`, whichever algorithm runs.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct MaxIterations {
+    /// The iteration cap by its common name: --steps for ILCA, --max-generations for RFSS.
+    #[arg(long, value_name = "N", conflicts_with_all = ["steps", "max_generations"])]
+    pub max_iterations: Option<u32>,
+}
+
+impl MaxIterations {
+    /// Sets the running algorithm's own cap from `--max-iterations`, where given.
+    pub fn apply(
+        &self,
+        algo: Algo,
+        ilca: &mut super::ilca_args::IlcaArgs,
+        rfss: &mut super::rfss_args::RfssArgs,
+    ) {
+        if let Some(n) = self.max_iterations {
+            match algo {
+                Algo::Ilca => ilca.steps = Some(n),
+                Algo::Rfss => rfss.max_generations = Some(n),
+            }
+        }
+    }
+}
+
 /// Refuses the options of the other algorithm instead of ignoring them.
 pub fn refuse(given: Vec<&str>, only_for: &str, not_for: &str) -> anyhow::Result<()> {
     if !given.is_empty() {
@@ -391,38 +417,71 @@ pub fn refuse(given: Vec<&str>, only_for: &str, not_for: &str) -> anyhow::Result
 /// Exit status when the search gave up on some puzzle (`solve`, `rate` and `cnf`).
 pub const GAVE_UP: u8 = 3;
 
+/// A wall-clock limit as every command takes it (`--time-limit 500ms`, `20s`, `2m`, `1h`; a bare
+/// number is seconds; 0 is none): [`gpu_sudoku::param::parse_time_limit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimit(pub Option<std::time::Duration>);
+
+impl TimeLimit {
+    pub const fn millis(ms: u64) -> TimeLimit {
+        TimeLimit(if ms == 0 {
+            None
+        } else {
+            Some(std::time::Duration::from_millis(ms))
+        })
+    }
+
+    /// In whole milliseconds, a part of one counted as one (0: no limit).
+    pub fn as_millis(&self) -> u64 {
+        self.0.map_or(0, |d| {
+            let ms = d.as_millis() + u128::from(d.subsec_nanos() % 1_000_000 != 0);
+            u64::try_from(ms).unwrap_or(u64::MAX)
+        })
+    }
+}
+
+impl std::str::FromStr for TimeLimit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TimeLimit, String> {
+        gpu_sudoku::param::parse_time_limit(s).map(TimeLimit)
+    }
+}
+
+impl std::fmt::Display for TimeLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.as_millis() {
+            0 => write!(f, "0"),
+            ms if ms % 1000 == 0 => write!(f, "{}s", ms / 1000),
+            ms => write!(f, "{ms}ms"),
+        }
+    }
+}
+
 /// Search limits per puzzle, shared by `solve` and `rate`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchLimits {
     /// Give up on a puzzle after this many search nodes (0: no limit); it is then reported as
     /// `line N: gave up after K nodes` (`# line N: …` under `solve --pretty`) and the exit
-    /// status is 3.
-    #[arg(long, default_value_t = 10_000_000, value_name = "N")]
+    /// status is 3. `--max-iterations` is the same, as every iteration cap is spelt.
+    #[arg(
+        long,
+        visible_alias = "max-iterations",
+        default_value_t = 10_000_000,
+        value_name = "N"
+    )]
     pub max_nodes: u64,
-    /// Give up on a puzzle after this many seconds of search (0: no limit).
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
-    pub time_limit: f64,
+    /// Give up on a puzzle after this long: 500ms, 20s, 2m, 1h (a bare number is seconds; 0: no
+    /// limit).
+    #[arg(long, default_value = "60s", value_name = "DURATION")]
+    pub time_limit: TimeLimit,
 }
 
 impl SearchLimits {
     /// The default exact solver with these limits.
     pub fn config(&self) -> anyhow::Result<gpu_sudoku::exact::Config> {
-        use std::time::Duration;
-        let shown = gpu_sudoku::param::show(self.time_limit);
-        anyhow::ensure!(
-            self.time_limit.is_finite() && self.time_limit >= 0.0,
-            "--time-limit {shown} is not a number of seconds: give one such as 60, or 0 for no \
-             limit"
-        );
-        anyhow::ensure!(
-            self.time_limit <= f64::from(u32::MAX),
-            "--time-limit {shown} is too large: give at most {} seconds, or 0 for no limit",
-            u32::MAX
-        );
-        let time_limit = Duration::from_secs_f64(self.time_limit);
         Ok(gpu_sudoku::exact::Config {
             node_limit: (self.max_nodes > 0).then_some(self.max_nodes),
-            time_limit: (!time_limit.is_zero()).then_some(time_limit),
+            time_limit: self.time_limit.0,
             ..Default::default()
         })
     }

@@ -27,6 +27,8 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: Option<u32>,
     #[command(flatten)]
+    pub max_iterations: MaxIterations,
+    #[command(flatten)]
     pub ilca: IlcaArgs,
     #[command(flatten)]
     pub rfss: RfssArgs,
@@ -40,9 +42,10 @@ pub struct Args {
     pub job: JobArgs,
 }
 
-use super::args::{refuse, Algo};
+use super::args::{refuse, Algo, MaxIterations};
 
-pub fn run(a: Args) -> Result<ExitCode> {
+pub fn run(mut a: Args) -> Result<ExitCode> {
+    a.max_iterations.apply(a.algo, &mut a.ilca, &mut a.rfss);
     let algorithm = algorithm(&a)?;
     // Outputs and inputs are checked before any work: a bad file fails before anything runs.
     let files = a.input.read_all(&a.files, &a.reports)?;
@@ -73,7 +76,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
     });
     let keep = Keep::for_reports(&a.reports.paths(), a.job.resume);
-    let head = heading(&request.algorithm, &devices);
+    let head = heading(&request, &devices);
     let headed = Headed {
         events: &events,
         heading: &|| say(&head),

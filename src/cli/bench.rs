@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::ilca::bench::{self, Measured, Report, Request};
 use gpu_sudoku::puzzle::Grid;
+use gpu_sudoku::report::count;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -99,10 +100,10 @@ fn table(a: &Args, req: &Request, r: &Report) -> String {
     let cells = req.puzzles[0].geometry().cells as f64;
     let params = &req.params;
     let mut t = format!(
-        "batch: {} puzzles x {} runs = {} instances of {n}x{n}; {}\n",
-        req.puzzles.len(),
-        req.runs,
-        req.instances(),
+        "batch: {} x {} = {} of {n}x{n}; {}\n",
+        count(req.puzzles.len() as u64, "puzzle", "puzzles"),
+        count(req.runs as u64, "run", "runs"),
+        count(req.instances() as u64, "instance", "instances"),
         gpu_sudoku::job::batch_table::describe(params, a.ilca.preset_name(params)),
         n = req.puzzles[0].side()
     );
@@ -118,9 +119,9 @@ fn table(a: &Args, req: &Request, r: &Report) -> String {
         t += "gpu: without the per-dispatch loop-pass cap\n";
     }
     t += &format!(
-        "gpu/cpu instance-steps/s ratio: {}x (cpu: {} threads)\n",
+        "gpu/cpu instance-steps/s ratio: {}x (cpu: {})\n",
         fmt_ratio(r.gpu.steps_per_s() / r.cpu.steps_per_s()),
-        r.cpu_threads
+        count(r.cpu_threads as u64, "thread", "threads")
     );
     if r.mismatches != 0 {
         t += &format!(

@@ -22,13 +22,13 @@ const MODEL_LIMIT: u64 = 64 << 20;
 pub struct Args {
     #[command(flatten)]
     pub which: OnePuzzle,
-    /// Where the CNF goes (`-`: standard output).
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub out: String,
+    /// Where the CNF goes (`-`: standard output). `--out` is its older spelling.
+    #[arg(short, long, alias = "out", value_name = "FILE", default_value = "-")]
+    pub output: String,
     /// Instead of writing the CNF, read a SAT solver's output for it (`-`: standard input; the
     /// SAT competition's `s`/`v` lines or MiniSat's result file) and print the puzzle's grid
     /// it gives, verified against the rules and the clues.
-    #[arg(long, value_name = "MODEL", conflicts_with = "out")]
+    #[arg(long, value_name = "MODEL", conflicts_with = "output")]
     pub decode: Option<String>,
     #[command(flatten)]
     pub input: InputArgs,
@@ -38,7 +38,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if let Some(model) = &a.decode {
         return decode(&a, model);
     }
-    let out = Output::new("--out", &a.out);
+    let out = Output::new("--output", &a.output);
     super::output::check(&[&a.which.puzzle], std::slice::from_ref(&out))?;
     let (puzzle, source) = a.input.one(&a.which)?;
     let cnf = match encode(&puzzle) {
@@ -67,7 +67,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if out.target != super::output::Target::Stdout {
         outln!(
             "{}: {} variables, {clauses} clauses ({n}x{n}, {open} of {blanks} blank cells open after singles)",
-            a.out,
+            a.output,
             cnf.vars.len(),
         );
     }

@@ -9,7 +9,7 @@
 //! `rfss-logic`, `rfss-lookahead` (the labelled enhancements); the registry is
 //! `gpu_sudoku::job::compare::algos`.
 
-use super::args::{choice, InputArgs, JobArgs, ReportArgs};
+use super::args::{choice, InputArgs, JobArgs, ReportArgs, TimeLimit};
 use super::args::{print_table, refuse_duplicate_labels, refuse_stdin_twice};
 use super::ilca_args::preset_parser;
 use super::progress::bar_events;
@@ -40,10 +40,14 @@ pub struct Args {
     /// puzzle once where its runs agree).
     #[arg(long, default_value_t = compare::DEFAULT_RUNS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
-    /// Wall-clock budget per attempt in milliseconds for the baselines (ILCA and RFSS stop on
-    /// their step limits only; MRV on its node limit only). 0 = no time limit.
-    #[arg(long, default_value_t = compare::DEFAULT_BUDGET_MS)]
-    pub budget_ms: u64,
+    /// Wall-clock budget per attempt for the baselines: 500ms, 20s, 2m (a bare number is
+    /// seconds; 0: no time limit). ILCA and RFSS stop on their step limits only; MRV on its node
+    /// limit only.
+    #[arg(long, default_value_t = TimeLimit::millis(compare::DEFAULT_BUDGET_MS), value_name = "DURATION")]
+    pub time_limit: TimeLimit,
+    /// The old spelling of --time-limit, in milliseconds (warns).
+    #[arg(long, hide = true, conflicts_with = "time_limit", value_name = "MS")]
+    pub budget_ms: Option<u64>,
     /// Iteration limit per attempt (nodes, trials, generations or steps); it replaces the step
     /// limit of every ILCA setting and the generation limit of RFSS (100000) when given.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -82,7 +86,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<ExitCode> {
     let options = Options {
         seed: a.seed,
-        budget_ms: a.budget_ms,
+        budget_ms: budget_ms(&a),
         max_iterations: a.max_iterations,
         preset: a.preset,
         prune: a.prune,
@@ -107,7 +111,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let keep = Keep::for_reports(&a.reports.paths(), a.job.resume);
     let report = compare::run(&plan, &keep, &events)?;
     events.finish();
-    print_table(&a.reports, &compare::table(&report.rows));
+    let shard = request.shard.map(|s| s.describe("attempts") + "\n");
+    print_table(
+        &a.reports,
+        &(shard.unwrap_or_default() + &compare::table(&report.rows)),
+    );
     a.reports
         .write_streamed(|w| report.write_json(w), |w| report.write_csv(w))?;
     report.finish()?;
@@ -121,4 +129,18 @@ fn read_files(a: &Args) -> Result<Vec<PuzzleFile>> {
     refuse_stdin_twice(&paths)?;
     refuse_duplicate_labels(&paths)?;
     a.input.read_all(&a.files, &a.reports)
+}
+
+/// The budget in milliseconds, from --time-limit or the old --budget-ms (which says so).
+fn budget_ms(a: &Args) -> u64 {
+    match a.budget_ms {
+        Some(ms) => {
+            errln!(
+                "note: --budget-ms is the old spelling of --time-limit: give --time-limit {}",
+                TimeLimit::millis(ms)
+            );
+            ms
+        }
+        None => a.time_limit.as_millis(),
+    }
 }

@@ -7,6 +7,7 @@ use anyhow::{anyhow, Result};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::generate::{generate, Model, Spec, Tier};
 use gpu_sudoku::puzzle::Geometry;
+use gpu_sudoku::report::count;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -109,11 +110,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Model::Rated => "rated model: unique puzzles dug from a random complete grid until the human-style rater gives the tier (docs/PUZZLES.md)",
     };
     let mut text = format!(
-        "# {}\n# {what}\n# gpu-sudoku {}, seed {}, {} puzzles of {}x{}\n",
+        "# {}\n# {what}\n# gpu-sudoku {}, seed {}, {} of {}x{}\n",
         command_line(&a),
         env!("CARGO_PKG_VERSION"),
         a.seed,
-        a.count,
+        count(a.count as u64, "puzzle", "puzzles"),
         a.size,
         a.size
     );
@@ -127,8 +128,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         (Some(o), Some(path)) if path != "-" => {
             o.write(text.as_bytes())?;
             errln!(
-                "wrote {} puzzles to {path} ({:.2} s)",
-                puzzles.len(),
+                "wrote {} to {path} ({:.2} s)",
+                count(puzzles.len() as u64, "puzzle", "puzzles"),
                 started.elapsed().as_secs_f64()
             );
         }

@@ -42,14 +42,26 @@ mod solve;
 mod sweep;
 mod trace;
 
+/// `-V`: version and commit; `--version`: the whole build identity (crate::build_info).
+static SHORT_VERSION: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| gpu_sudoku::build_info::BUILD.short());
+static LONG_VERSION: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| gpu_sudoku::build_info::BUILD.long());
+
 #[derive(Parser, Debug)]
 #[command(
     name = "gpu-sudoku",
-    version,
+    version = SHORT_VERSION.as_str(),
+    long_version = LONG_VERSION.as_str(),
     about = "Bio-inspired Sudoku solvers (ILCA, RFSS) batched on the GPU, checked against CPU references",
     long_about = None
 )]
 pub struct Cli {
+    /// Worker threads of the CPU engines and of result checking [default: one per core; the
+    /// RAYON_NUM_THREADS environment variable sets the same].
+    #[arg(short = 'j', long, global = true, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub threads: Option<u32>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -113,6 +125,16 @@ pub fn main() -> ExitCode {
     let matches = negatives_are_values(<Cli as clap::CommandFactory>::command()).get_matches();
     let cli =
         <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let Some(n) = cli.threads {
+        // The first thing to touch the pool: nothing has built it yet.
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build_global()
+        {
+            errln!("error: -j {n}: cannot start the worker threads: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let result = match cli.command {
         Command::Batch(a) => batch::run(a),
         Command::Trace(a) => trace::run(a),

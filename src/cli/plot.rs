@@ -124,8 +124,8 @@ fn record(a: &TraceArgs, file: &str) -> Result<IlcaTrace> {
         .get(index)
         .with_context(|| {
             format!(
-                "{file}: --index {index} but the file has {} puzzles",
-                pf.puzzles.len()
+                "{file}: --index {index} but the file has {}",
+                gpu_sudoku::report::count(pf.puzzles.len() as u64, "puzzle", "puzzles")
             )
         })?
         .grid;

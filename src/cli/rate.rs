@@ -89,9 +89,9 @@ fn table(file: &PuzzleFile, rows: &[Row], classified: &[Classified]) -> Result<S
         .collect();
     writeln!(
         out,
-        "# {}: {} puzzles; solutions: {} unique, {} with 2+, {} with none{}; tiers of the unique ones: {}",
+        "# {}: {}; solutions: {} unique, {} with 2+, {} with none{}; tiers of the unique ones: {}",
         file.path,
-        rows.len(),
+        gpu_sudoku::report::count(rows.len() as u64, "puzzle", "puzzles"),
         count(1),
         count(2),
         count(0),

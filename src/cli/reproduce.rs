@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::ilca::presets::Preset;
 use gpu_sudoku::ilca::{Compare, ResetCheck, TieBreak};
-use gpu_sudoku::puzzle::{read_puzzles, Grid, PuzzleFile};
+use gpu_sudoku::puzzle::{read_puzzles, read_puzzles_from, Grid, PuzzleFile, ReadOptions};
 use gpu_sudoku::report::schema::{Header, InputInfo};
 use gpu_sudoku::reproduce::baselines::{INFO_H410, PYUZZLE_GA, PYUZZLE_GENERATIONS, PYUZZLE_RUNS};
 use gpu_sudoku::reproduce::rfss::HORN_2017;
@@ -72,9 +72,10 @@ pub struct IlcaArgs {
     /// Seed of the random draws.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Folder holding the tiers easy.txt, medium.txt, hard.txt and evil.txt.
-    #[arg(long, default_value = "puzzles", value_name = "DIR")]
-    pub puzzles: String,
+    /// Read the tiers easy.txt, medium.txt, hard.txt and evil.txt from this folder instead of
+    /// the built-in copies of the repository's puzzles/.
+    #[arg(long, value_name = "DIR")]
+    pub puzzles: Option<String>,
     #[command(flatten)]
     pub device: DeviceArgs,
     #[command(flatten)]
@@ -89,10 +90,11 @@ pub struct RfssArgs {
     /// Generation limit of every run [default: Horn's 750000 for `horn`, 100000 for `tiers`].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_generations: Option<u32>,
-    /// Folder holding 25x25-logic.txt and 25x25.txt (horn), the tiers easy.txt, medium.txt,
-    /// hard.txt, evil.txt and the same four under unique/ (tiers).
-    #[arg(long, default_value = "puzzles", value_name = "DIR")]
-    pub puzzles: String,
+    /// Read 25x25-logic.txt and 25x25.txt (horn), the tiers easy.txt, medium.txt, hard.txt,
+    /// evil.txt and the same four under unique/ (tiers) from this folder instead of the
+    /// built-in copies of the repository's puzzles/.
+    #[arg(long, value_name = "DIR")]
+    pub puzzles: Option<String>,
     #[command(flatten)]
     pub device: DeviceArgs,
     #[command(flatten)]
@@ -114,10 +116,10 @@ pub struct BaselinesArgs {
     /// Seed of the GA runs (run r of puzzle p gets a seed mixed from it, as in `compare`).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Folder holding the inputs: astar-d0673-500.txt, astar-d0673-10.txt and
-    /// ga-{easy,medium,hard}.txt.
-    #[arg(long, default_value = "docs/baselines", value_name = "DIR")]
-    pub puzzles: String,
+    /// Read the inputs astar-d0673-500.txt, astar-d0673-10.txt and ga-{easy,medium,hard}.txt
+    /// from this folder instead of the built-in copies of the repository's docs/baselines/.
+    #[arg(long, value_name = "DIR")]
+    pub puzzles: Option<String>,
     #[command(flatten)]
     pub outputs: Outputs,
 }
@@ -137,7 +139,8 @@ struct Report<'a, T: Serialize> {
     header: Header,
     backend: &'static str,
     adapter: Option<String>,
-    /// The folder the inputs were read from.
+    /// The folder the inputs were read from, or `built in` (the copies of the repository's
+    /// files this build carries).
     puzzles: &'a str,
     /// Every file read, with its puzzle count and content hash.
     inputs: Vec<InputInfo>,
@@ -191,32 +194,61 @@ impl<'a, T: Serialize> Report<'a, T> {
     }
 }
 
-/// `DIR/NAME.txt` for each name.
-fn paths_in(dir: &str, names: &[&str]) -> Vec<String> {
-    names
-        .iter()
-        .map(|n| format!("{}/{n}.txt", dir.trim_end_matches('/')))
-        .collect()
+/// Where `reproduce` reads its puzzle sets: the built-in copies of the repository's files
+/// (`reproduce::shipped`, so that it runs from any folder), or a folder given with --puzzles.
+struct Sets<'a> {
+    given: Option<&'a str>,
+    /// The repository folder of the built-in copies (`puzzles`, `docs/baselines`).
+    home: &'static str,
 }
 
-/// Reads every file of `paths`.
-fn read_all(paths: &[String]) -> Result<Vec<PuzzleFile>> {
-    paths
-        .iter()
-        .map(|p| {
-            read_puzzles(p, None).map_err(|e| {
-                if std::path::Path::new(p).exists() {
-                    anyhow::Error::from(e)
-                } else {
-                    anyhow::anyhow!(
-                        "{e}; `reproduce` reads the shipped puzzles: run it from the repository's \
-                         root, or give their folder with --puzzles DIR"
-                    )
+impl Sets<'_> {
+    /// What the report says the inputs came from.
+    fn label(&self) -> &str {
+        self.given.unwrap_or(BUILT_IN)
+    }
+
+    /// `DIR/SUB/NAME.txt` for each name (SUB may be empty).
+    fn paths(&self, sub: &str, names: &[&str]) -> Vec<String> {
+        let dir = self.given.unwrap_or(self.home).trim_end_matches('/');
+        let dir = if sub.is_empty() {
+            dir.to_string()
+        } else {
+            format!("{dir}/{sub}")
+        };
+        names.iter().map(|n| format!("{dir}/{n}.txt")).collect()
+    }
+
+    /// Reads every file of `paths` (from [`Sets::paths`]).
+    fn read_all(&self, paths: &[String]) -> Result<Vec<PuzzleFile>> {
+        paths
+            .iter()
+            .map(|p| match self.given {
+                None => {
+                    let text = gpu_sudoku::reproduce::shipped::get(p)
+                        .ok_or_else(|| anyhow::anyhow!("{p} is not built in"))?;
+                    Ok(read_puzzles_from(
+                        p,
+                        text.as_bytes(),
+                        &ReadOptions::default(),
+                    )?)
                 }
+                Some(_) => read_puzzles(p, None).map_err(|e| {
+                    if std::path::Path::new(p).exists() {
+                        anyhow::Error::from(e)
+                    } else {
+                        anyhow::anyhow!(
+                            "{e}; without --puzzles, `reproduce` reads the sets built into it"
+                        )
+                    }
+                }),
             })
-        })
-        .collect()
+            .collect()
+    }
 }
+
+/// The report's `puzzles` for the built-in sets.
+const BUILT_IN: &str = "built in";
 
 const TIERS: [&str; 4] = ["easy", "medium", "hard", "evil"];
 
@@ -273,9 +305,13 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
             Box::new(move |_| vec![r])
         }
     };
-    let tier_files = paths_in(&a.puzzles, &TIERS);
+    let sets = Sets {
+        given: a.puzzles.as_deref(),
+        home: "puzzles",
+    };
+    let tier_files = sets.paths("", &TIERS);
     let outputs = a.outputs.check(&tier_files)?;
-    let files = read_all(&tier_files)?;
+    let files = sets.read_all(&tier_files)?;
     let inputs: Vec<InputInfo> = files.iter().map(InputInfo::of_file).collect();
     let tiers: Vec<(String, Vec<Grid>)> = files
         .into_iter()
@@ -308,7 +344,7 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
     Report::new(
         device.name(),
         device.adapter(),
-        &a.puzzles,
+        sets.label(),
         inputs,
         Some(a.seed),
         &result,
@@ -319,16 +355,19 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
 fn rfss(a: RfssArgs) -> Result<ExitCode> {
     let horn = a.what != "tiers";
     let tiers = a.what != "horn";
+    let sets = Sets {
+        given: a.puzzles.as_deref(),
+        home: "puzzles",
+    };
     let horn_files = if horn {
-        paths_in(&a.puzzles, &["25x25-logic", "25x25"])
+        sets.paths("", &["25x25-logic", "25x25"])
     } else {
         Vec::new()
     };
-    let unique = format!("{}/unique", a.puzzles.trim_end_matches('/'));
     let tier_sets: Vec<(&str, Vec<String>)> = if tiers {
         vec![
-            ("paper model", paths_in(&a.puzzles, &TIERS)),
-            ("unique (rated)", paths_in(&unique, &TIERS)),
+            ("paper model", sets.paths("", &TIERS)),
+            ("unique (rated)", sets.paths("unique", &TIERS)),
         ]
     } else {
         Vec::new()
@@ -339,10 +378,10 @@ fn rfss(a: RfssArgs) -> Result<ExitCode> {
         .cloned()
         .collect();
     let outputs = a.outputs.check(&inputs)?;
-    let horn_files = read_all(&horn_files)?;
+    let horn_files = sets.read_all(&horn_files)?;
     let tier_sets: Vec<(String, Vec<PuzzleFile>)> = tier_sets
         .iter()
-        .map(|(name, paths)| Ok((name.to_string(), read_all(paths)?)))
+        .map(|(name, paths)| Ok((name.to_string(), sets.read_all(paths)?)))
         .collect::<Result<_>>()?;
     let inputs: Vec<InputInfo> = horn_files
         .iter()
@@ -375,7 +414,7 @@ fn rfss(a: RfssArgs) -> Result<ExitCode> {
     Report::new(
         device.name(),
         device.adapter(),
-        &a.puzzles,
+        sets.label(),
         inputs,
         None,
         &result,
@@ -397,9 +436,13 @@ fn baselines(a: BaselinesArgs) -> Result<ExitCode> {
             names.push(name);
         }
     }
-    let paths = paths_in(&a.puzzles, &names);
+    let sets = Sets {
+        given: a.puzzles.as_deref(),
+        home: "docs/baselines",
+    };
+    let paths = sets.paths("", &names);
     let outputs = a.outputs.check(&paths)?;
-    let files = read_all(&paths)?;
+    let files = sets.read_all(&paths)?;
     let runs = a.runs as usize;
     // The GA's attempts of one file and combination are held at a time.
     if ga {
@@ -440,7 +483,7 @@ fn baselines(a: BaselinesArgs) -> Result<ExitCode> {
     Report::new(
         "cpu",
         None,
-        &a.puzzles,
+        sets.label(),
         inputs,
         ga.then_some(a.seed),
         &result,

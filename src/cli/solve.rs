@@ -77,9 +77,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
         );
     }
     errln!(
-        "{}: {} puzzles, {unique} unique, {multiple} with several solutions, {none} without a solution{} ({:.3} s)",
+        "{}: {}, {unique} unique, {multiple} with several solutions, {none} without a solution{} ({:.3} s)",
         file.path,
-        file.puzzles.len(),
+        gpu_sudoku::report::count(file.puzzles.len() as u64, "puzzle", "puzzles"),
         if gave_up > 0 {
             format!(", {gave_up} given up (search limits)")
         } else {

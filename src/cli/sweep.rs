@@ -52,6 +52,7 @@ pub struct Args {
     /// 250]. A range costs one run at its largest limit: a run's dynamics do not depend on the
     /// limit.
     #[arg(long, allow_hyphen_values = true, value_parser = |t: &str| parse_values(Param::Steps, t))]
+    #[arg(visible_alias = "max-iterations")]
     pub steps: Option<Values>,
     /// Also run a reference setting, drawn dotted in the figures: KEY=VALUE pairs over lr, lp,
     /// ratio, sr (e.g. `lr=1,lp=1,sr=0`, the paper's initial algorithm); unset keys keep the
@@ -155,9 +156,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
     };
     let plan = Plan::new(&request, settings)?;
     if plan.d_fallbacks > 0 {
+        let (many, have, their) = match plan.d_fallbacks {
+            1 => ("1 puzzle".to_string(), "has", "its"),
+            n => (format!("{n} puzzles"), "have", "their"),
+        };
         errln!(
-            "note: {} puzzles have no `d=` field; their difficulty d is their fraction of blank cells",
-            plan.d_fallbacks
+            "note: {many} {have} no `d=` field; {their} difficulty d is {their} fraction of blank cells"
         );
     }
     let keep = Keep {
@@ -179,6 +183,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     if let Some(path) = &a.json {
         Output::new("--json", path).write_with(|w| report.write_json(w))?;
+    }
+    if let Some(s) = request.shard {
+        a.say(&s.describe("settings' instances"));
     }
     for line in best_lines(&report) {
         a.say(&line);

@@ -51,6 +51,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Algo::Ilca)]
     pub algo: Algo,
     #[command(flatten)]
+    pub max_iterations: super::args::MaxIterations,
+    #[command(flatten)]
     pub ilca: IlcaArgs,
     #[command(flatten)]
     pub rfss: RfssArgs,
@@ -107,7 +109,8 @@ fn render(choice: &[u8], changed: &[bool], b: usize) -> String {
     out
 }
 
-pub fn run(a: Args) -> Result<ExitCode> {
+pub fn run(mut a: Args) -> Result<ExitCode> {
+    a.max_iterations.apply(a.algo, &mut a.ilca, &mut a.rfss);
     TEXT_TO_STDERR.store(
         a.csv.as_deref() == Some("-"),
         std::sync::atomic::Ordering::Relaxed,

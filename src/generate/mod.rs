@@ -402,8 +402,9 @@ pub fn rated_puzzle_with<R: Rng + ?Sized>(
                 .max_by_key(|t| tiers[*t as usize])
                 .expect("four tiers");
             bail!(
-                "gave up after {grids} complete grids: none gave a {tier} {n}x{n} puzzle (they gave {}); \
+                "gave up after {grids} complete grids: none gave {} {tier} {n}x{n} puzzle (they gave {}); \
                  the techniques of that tier are rarely or never needed at this size. Try --tier {common}",
+                crate::report::a_or_an(&tier.to_string()),
                 seen.join(", ")
             )
         }

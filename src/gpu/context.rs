@@ -120,7 +120,7 @@ impl Gpu {
         Ok(k)
     }
 
-    /// "NVIDIA H100 (Vulkan, DiscreteGpu)".
+    /// "NVIDIA H100 (Vulkan, DiscreteGpu, driver …)".
     pub fn describe(&self) -> String {
         describe(&self.info)
     }
@@ -134,7 +134,21 @@ impl Gpu {
     }
 }
 
-/// Adapter name, backend and type in one line.
+/// Adapter name, backend, type and driver in one line, so a report names the driver that ran
+/// it: "NVIDIA H100 (Vulkan, DiscreteGpu, driver NVIDIA 580.95.05)".
 pub fn describe(info: &wgpu::AdapterInfo) -> String {
-    format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type)
+    let driver = [info.driver.trim(), info.driver_info.trim()]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let driver = if driver.is_empty() {
+        String::new()
+    } else {
+        format!(", driver {driver}")
+    };
+    format!(
+        "{} ({:?}, {:?}{driver})",
+        info.name, info.backend, info.device_type
+    )
 }

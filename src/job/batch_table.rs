@@ -17,7 +17,7 @@ use crate::report::batch::{row_labels, FileResults, Summary, Table};
 /// (without the notes it prints on standard error).
 pub fn text(request: &Request, devices: &[Device], report: &Report) -> String {
     let rows = Rows::new(request);
-    let mut out = heading(&request.algorithm, devices);
+    let mut out = heading(request, devices);
     out += &rows.table.header();
     for (fi, file) in report.files.iter().enumerate() {
         out += &rows.row(fi, file);
@@ -31,8 +31,17 @@ pub fn text(request: &Request, devices: &[Device], report: &Report) -> String {
     out
 }
 
-/// The line that says what runs where, before the table.
-pub fn heading(algorithm: &Algorithm, devices: &[Device]) -> String {
+/// The line that says what runs where, before the table; for a shard, a second line says which.
+pub fn heading(request: &Request, devices: &[Device]) -> String {
+    let mut out = algorithm_line(&request.algorithm, devices);
+    if let Some(s) = request.shard {
+        out += &s.describe("instances");
+        out.push('\n');
+    }
+    out
+}
+
+fn algorithm_line(algorithm: &Algorithm, devices: &[Device]) -> String {
     let device = &devices[0];
     let adapter = match devices.len() {
         1 => device

@@ -9,7 +9,7 @@ use crate::report::batch::{
     provenance_here, write_batch_json, write_instances_csv, BatchInfo, FileResults, InputInfo,
 };
 use crate::report::InstanceResult;
-use crate::shard;
+use crate::shard::{self, Shard};
 use anyhow::{bail, ensure, Context, Result};
 use serde::Deserialize;
 use serde_json::Value;
@@ -17,9 +17,10 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The fields that must be equal in every shard of one run.
-const SAME: [&str; 10] = [
+const SAME: [&str; 11] = [
     "tool",
     "version",
+    "build",
     "schema",
     "kind",
     "algorithm",
@@ -64,7 +65,7 @@ impl Shards {
         for (p, d) in paths.iter().zip(&docs) {
             ensure!(d["tool"] == "gpu-sudoku", "{p}: not a gpu-sudoku report");
             ensure!(
-                d["shard"].is_object(),
+                !d["shard"].is_null(),
                 "{p}: not a shard (it was not run with --shard K/N)"
             );
         }
@@ -147,32 +148,22 @@ impl Shards {
                 })
             })
             .collect();
-        shards.sort_by_key(|s| s["shard"]["index"].as_u64());
+        shards.sort_by_key(|s| Shard::deserialize(&s["shard"]).map(|s| s.index).ok());
         let mut provenance = provenance_here(std::time::SystemTime::now());
         provenance["shards"] = Value::Array(shards);
         provenance
     }
 }
 
-/// A shard's place as written by `--shard K/N`: whole numbers, K < N.
+/// A shard's place as written by `--shard K/N`: (index from 0, count).
 fn place(p: &str, d: &Value) -> Result<(usize, usize)> {
-    let number = |k: &str| {
-        d["shard"][k]
-            .as_u64()
-            .and_then(|v| usize::try_from(v).ok())
-            .with_context(|| {
-                format!(
-                    "{p}: its shard {k} {} is not a whole number (a damaged report?)",
-                    d["shard"][k]
-                )
-            })
-    };
-    let (index, count) = (number("index")?, number("count")?);
-    ensure!(
-        count >= 1 && index < count,
-        "{p}: shard {index} of {count} does not exist (a damaged report?)"
-    );
-    Ok((index, count))
+    let s = Shard::deserialize(&d["shard"]).with_context(|| {
+        format!(
+            "{p}: its shard {} is not K/N (a damaged report?)",
+            d["shard"]
+        )
+    })?;
+    Ok((s.index, s.count))
 }
 
 /// A batch report as `merge` reads it back.
@@ -565,6 +556,7 @@ pub fn compare(shards: &Shards, command: Vec<String>) -> Result<crate::job::comp
     let merged = compare::Report {
         tool: first.tool.clone(),
         version: first.version.clone(),
+        build: first.build.clone(),
         schema: first.schema,
         command,
         params: first.params.clone(),

@@ -498,6 +498,7 @@ impl Report {
         serde_json::json!({
             "tool": "gpu-sudoku",
             "version": env!("CARGO_PKG_VERSION"),
+            "build": crate::build_info::BUILD,
             "schema": crate::report::batch::SCHEMA,
             "command": self.command,
             "kind": "sweep",

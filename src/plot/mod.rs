@@ -145,10 +145,12 @@ pub fn render(fig: &impl Figure, format: Format) -> Result<Vec<u8>> {
                 let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
                 root.fill(&WHITE)?;
                 fig.draw(&root)?;
+                sign(&root)?;
                 root.present()?;
             }
             let mut out = Vec::new();
             let mut enc = png::Encoder::new(&mut out, w, h);
+            enc.add_text_chunk("Software".into(), signature())?;
             enc.set_color(png::ColorType::Rgb);
             enc.set_depth(png::BitDepth::Eight);
             // Figures are mostly flat colour: the best compression costs little time here.
@@ -165,11 +167,36 @@ pub fn render(fig: &impl Figure, format: Format) -> Result<Vec<u8>> {
                 let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
                 root.fill(&WHITE)?;
                 fig.draw(&root)?;
+                sign(&root)?;
                 root.present()?;
             }
             Ok(svg.into_bytes())
         }
     }
+}
+
+/// The build that drew a figure, as its corner note and PNG `Software` text says it.
+fn signature() -> String {
+    format!("gpu-sudoku {}", crate::build_info::BUILD.short())
+}
+
+/// Writes [`signature`] small and light in the bottom-right corner, where figures keep a margin.
+fn sign<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let text = signature();
+    let font = ("sans-serif", 11)
+        .into_font()
+        .color(&RGBColor(150, 150, 150));
+    let (w, h) = root.dim_in_pixel();
+    let tw = root
+        .estimate_text_size(&text, &font)
+        .map(|(tw, _)| tw)
+        .unwrap_or(6 * text.chars().count() as u32);
+    let x = w.saturating_sub(tw + 4) as i32;
+    root.draw_text(&text, &font, (x, h.saturating_sub(14) as i32))?;
+    Ok(())
 }
 
 /// Writes `fig` to `path`, PNG or SVG by the extension; parent folders must exist.
@@ -468,6 +495,20 @@ mod tests {
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         let svg = String::from_utf8(render(&p, Format::Svg).unwrap()).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("\na\n"), "{svg}");
+        // Both name the build that drew them (the PNG also in its `Software` text).
+        let commit = crate::build_info::BUILD.commit;
+        assert!(svg.contains(&format!("(commit {commit}")), "{svg}");
+        let text = png::Decoder::new(std::io::Cursor::new(&png))
+            .read_info()
+            .unwrap()
+            .info()
+            .uncompressed_latin1_text
+            .clone();
+        assert!(
+            text.iter()
+                .any(|t| t.keyword == "Software" && t.text.contains(commit)),
+            "{text:?}"
+        );
         p.size = (20_000, 20_000);
         let e = render(&p, Format::Png).unwrap_err().to_string();
         assert!(e.contains("too large"), "{e}");

@@ -7,6 +7,33 @@ pub mod stats;
 
 use serde::{Deserialize, Serialize};
 
+/// `n` and the noun for it: "1 puzzle", "2 puzzles" (`many` is the plural).
+pub fn count(n: impl Into<u128>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The indefinite article for `word`: "an evil", "a hard".
+pub fn a_or_an(word: &str) -> &'static str {
+    match word.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
+#[cfg(test)]
+mod words {
+    #[test]
+    fn counts_and_articles_agree() {
+        assert_eq!(super::count(1u32, "puzzle", "puzzles"), "1 puzzle");
+        assert_eq!(super::count(0u32, "puzzle", "puzzles"), "0 puzzles");
+        assert_eq!(super::count(2u64, "thread", "threads"), "2 threads");
+        assert_eq!(super::a_or_an("evil"), "an");
+        assert_eq!(super::a_or_an("easy"), "an");
+        assert_eq!(super::a_or_an("hard"), "a");
+    }
+}
+
 /// How one instance (puzzle, run) ended. Engines fill it; `solved` is only set after the final
 /// grid passed [`crate::puzzle::Grid::verify_solution_of`] against the puzzle's clues.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,12 +9,14 @@ use serde::Serialize;
 /// does (2 had a single object `input`).
 pub const SCHEMA: u32 = 3;
 
-/// The fields every JSON report opens with: which tool and version wrote it, its schema, and
-/// the command line that made it (so the run can be repeated).
+/// The fields every JSON report opens with: which tool and version wrote it, the build it came
+/// from (commit, compiler, wgpu, target), its schema, and the command line that made it (so
+/// the run can be repeated).
 #[derive(Clone, Debug, Serialize)]
 pub struct Header {
     pub tool: &'static str,
     pub version: &'static str,
+    pub build: crate::build_info::BuildInfo,
     pub schema: u32,
     pub command: Vec<String>,
 }
@@ -25,6 +27,7 @@ impl Header {
         Header {
             tool: "gpu-sudoku",
             version: env!("CARGO_PKG_VERSION"),
+            build: crate::build_info::BUILD,
             schema: SCHEMA,
             command,
         }

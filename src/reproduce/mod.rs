@@ -10,6 +10,7 @@
 pub mod baselines;
 pub mod ilca;
 pub mod rfss;
+pub mod shipped;
 
 pub use baselines::{reproduce_astar, reproduce_ga, BaselinesReproduction};
 pub use ilca::{reproduce_ilca, IlcaReproduction, Reading};

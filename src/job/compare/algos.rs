@@ -109,7 +109,7 @@ pub fn entries(list: &str, options: &Options) -> Result<Vec<Entry>> {
 /// Local search may never end: a run needs a time budget or an iteration limit.
 pub fn check_limits(budget_ms: u64, max_iterations: Option<u64>) -> Result<()> {
     if budget_ms == 0 && max_iterations.is_none() {
-        bail!("give a time budget (--budget-ms) or --max-iterations: local search may never end");
+        bail!("give a time budget (--time-limit) or --max-iterations: local search may never end");
     }
     Ok(())
 }

@@ -315,6 +315,9 @@ impl Serialize for Journaled {
 pub struct Report<A = Vec<AttemptRecord>> {
     pub tool: String,
     pub version: String,
+    /// [`crate::build_info::BuildInfo`] of the build that made it (null in older reports).
+    #[serde(default)]
+    pub build: serde_json::Value,
     pub schema: u32,
     pub command: Vec<String>,
     pub params: Params,
@@ -562,6 +565,7 @@ pub fn run(plan: &Plan, keep: &Keep, events: &dyn Events) -> Result<Report<Journ
     Ok(Report {
         tool: "gpu-sudoku".into(),
         version: env!("CARGO_PKG_VERSION").into(),
+        build: serde_json::json!(crate::build_info::BUILD),
         schema: SCHEMA,
         command: req.command.clone(),
         params: plan.params.clone(),
