@@ -73,3 +73,48 @@ fn the_library_alone_has_no_cli_dependencies() {
         );
     }
 }
+
+/// Every crate both the binary (default features) and the Python package build resolves to
+/// the same features in both, so that `cargo install --path .` and `pip install ./python`
+/// share their release artifacts in target/ (CI builds both; the `syn` build-dependencies in
+/// the two manifests keep the proc-macro crates aligned). A crate that differs is named.
+#[test]
+fn the_binary_and_the_python_package_share_every_dependency() {
+    let features = |package: &str| -> std::collections::BTreeMap<String, String> {
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = Command::new(&cargo)
+            .args(["tree", "--manifest-path", manifest, "--locked", "--offline"])
+            .args(["--edges", "normal,build", "--prefix", "none"])
+            .args(["--format", "{p} {f}", "--package", package])
+            .output()
+            .unwrap_or_else(|e| panic!("running {cargo} tree: {e}"));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter_map(|l| {
+                let mut words = l.split_whitespace();
+                let key = format!("{} {}", words.next()?, words.next()?);
+                let f: Vec<&str> = words.filter(|w| !w.starts_with('(')).collect();
+                Some((key, f.join(",")))
+            })
+            .filter(|(key, _)| !key.starts_with("gpu-sudoku"))
+            .collect()
+    };
+    let binary = features("gpu-sudoku");
+    let python = features("gpu-sudoku-python");
+    assert!(binary.keys().any(|k| k.starts_with("wgpu ")), "{binary:?}");
+    let differ: Vec<String> = binary
+        .iter()
+        .filter_map(|(k, f)| {
+            let g = python.get(k)?;
+            (f != g).then(|| format!("{k}: binary [{f}], python [{g}]"))
+        })
+        .collect();
+    assert!(differ.is_empty(), "features differ: {differ:#?}");
+}

@@ -1187,3 +1187,49 @@ fn slurm_scripts_run_locally_in_dry_run_mode() {
     );
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// merge prints the table batch prints for the same run: the paper's column and note included
+/// when the shards ran a paper setting on a paper tier.
+#[test]
+fn merge_prints_the_paper_column_batch_prints() {
+    let d = temp_dir("scale-merge-paper");
+    let args = [
+        "batch",
+        "puzzles/hard.txt",
+        "puzzles/evil.txt",
+        "--runs",
+        "1",
+        "--backend",
+        "cpu",
+    ];
+    let whole = ok(&run(&args));
+    let shards: Vec<String> = (1..=2)
+        .map(|k| {
+            let p = d.join(format!("s{k}.json")).display().to_string();
+            ok(&run(&[
+                &args[..],
+                &["--shard", &format!("{k}/2"), "--json", &p],
+            ]
+            .concat()));
+            p
+        })
+        .collect();
+    let merged = ok(&run(&["merge", &shards[0], &shards[1]]));
+    // The same columns and the same note; only the wall-time columns differ.
+    let header = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("file"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(header(&whole), header(&merged));
+    assert!(header(&merged).contains("paper"), "{merged}");
+    let note = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("paper:"))
+            .map(str::to_string)
+    };
+    assert!(note(&merged).is_some(), "{merged}");
+    assert_eq!(note(&whole), note(&merged));
+    std::fs::remove_dir_all(&d).ok();
+}

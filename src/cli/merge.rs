@@ -6,8 +6,8 @@
 
 use super::args::{print_table, ReportArgs};
 use anyhow::Result;
+use gpu_sudoku::job::batch_table;
 use gpu_sudoku::job::merge;
-use gpu_sudoku::report::batch::table;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -26,7 +26,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     match shards.kind()? {
         merge::Kind::Batch => {
             let merged = merge::batch(&shards, std::env::args().collect())?;
-            print_table(&a.reports, &table(&merged.files, merged.unit()));
+            print_table(&a.reports, &batch_table::merged_text(&merged));
             a.reports
                 .write_streamed(|w| merged.write_json(w), |w| merged.write_csv(w))?;
             Ok(ExitCode::SUCCESS)

@@ -5,6 +5,7 @@
 //! setting is one of the paper's and a file a shipped paper tier.
 
 use super::batch::{Algorithm, Report, Request};
+use super::merge::MergedBatch;
 use crate::backend::Device;
 use crate::choice::Choice;
 use crate::generate::{paper_tier_of, Tier};
@@ -16,19 +17,33 @@ use crate::report::batch::{row_labels, FileResults, Summary, Table};
 /// The whole table of a finished batch, as `gpu-sudoku batch` prints it on standard output
 /// (without the notes it prints on standard error).
 pub fn text(request: &Request, devices: &[Device], report: &Report) -> String {
-    let rows = Rows::new(request);
-    let mut out = heading(request, devices);
-    out += &rows.table.header();
-    for (fi, file) in report.files.iter().enumerate() {
-        out += &rows.row(fi, file);
-    }
-    if report.files.len() > 1 {
-        out += &rows.overall(&report.files);
-    }
-    if let Some(p) = rows.paper {
-        out += &paper_note(&p, &report.files, &rows.tiers);
-    }
-    out
+    heading(request, devices) + &Rows::new(request).text(&report.files)
+}
+
+/// The table `gpu-sudoku merge` prints for the shards of a batch: the one the unsharded batch
+/// prints under its heading, paper column and note included.
+pub fn merged_text(merged: &MergedBatch) -> String {
+    // The paper's rates when the shards ran one of the paper's ILCA settings (their seed aside).
+    let paper = (merged.algorithm == "ilca")
+        .then(|| {
+            let seed = merged.params["seed"].as_u64()?;
+            crate::ilca::presets::PRESETS
+                .iter()
+                .filter(|p| p.paper.is_some())
+                .find(|p| {
+                    let want = IlcaParams { seed, ..p.params() };
+                    serde_json::to_value(want).ok().as_ref() == Some(&merged.params)
+                })
+                .and_then(|p| p.paper)
+        })
+        .flatten();
+    Rows::of(
+        merged.files.iter().map(|f| (f.path.as_str(), &f.label)),
+        merged.paper_tiers.clone(),
+        paper,
+        merged.unit(),
+    )
+    .text(&merged.files)
 }
 
 /// The line that says what runs where, before the table; for a shard, a second line says which.
@@ -107,27 +122,53 @@ impl Rows {
                 Preset::paper_setting_of(params).and_then(|p| p.paper)
             }
             Algorithm::Rfss(_) => None,
-        }
-        .filter(|_| tiers.iter().any(Option::is_some));
-        // A row is labelled by its file's label, or by its path where two files share the
-        // label (`a/easy.txt`, `b/easy.txt`: two rows called `easy` could not be told apart).
+        };
         let names: Vec<String> = files.iter().map(PuzzleFile::label).collect();
-        let labels = row_labels(
-            files
-                .iter()
-                .zip(&names)
-                .map(|(f, l)| (f.path.as_str(), l.as_str())),
-        );
         let unit = match request.algorithm {
             Algorithm::Ilca { .. } => "steps",
             Algorithm::Rfss(_) => "gens",
         };
+        Rows::of(
+            files.iter().map(|f| f.path.as_str()).zip(&names),
+            tiers,
+            paper,
+            unit,
+        )
+    }
+
+    /// The layout of files known by (path, label), their paper tiers and the paper's rates of
+    /// the setting, if it is one of the paper's.
+    fn of<'a>(
+        files: impl Iterator<Item = (&'a str, &'a String)>,
+        tiers: Vec<Option<&'static str>>,
+        paper: Option<PaperRates>,
+        unit: &str,
+    ) -> Rows {
+        let paper = paper.filter(|_| tiers.iter().any(Option::is_some));
+        // A row is labelled by its file's label, or by its path where two files share the
+        // label (`a/easy.txt`, `b/easy.txt`: two rows called `easy` could not be told apart).
+        let labels = row_labels(files.map(|(path, label)| (path, label.as_str())));
         Rows {
             table: Table::new(&labels, unit, paper.is_some()),
             labels,
             tiers,
             paper,
         }
+    }
+
+    /// The header, a row per file, the overall row of several, and the paper's note.
+    fn text(&self, files: &[FileResults]) -> String {
+        let mut out = self.table.header();
+        for (fi, file) in files.iter().enumerate() {
+            out += &self.row(fi, file);
+        }
+        if files.len() > 1 {
+            out += &self.overall(files);
+        }
+        if let Some(p) = self.paper {
+            out += &paper_note(&p, files, &self.tiers);
+        }
+        out
     }
 
     /// File `fi`'s row; a file this shard holds no instance of measured nothing to set beside

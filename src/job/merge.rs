@@ -232,6 +232,9 @@ pub struct MergedBatch {
     pub provenance: Value,
     pub command: Vec<String>,
     pub files: Vec<FileResults>,
+    /// The ILCA paper's tier of each input, as its header names it (`generate --model paper`),
+    /// for the table's paper column.
+    pub paper_tiers: Vec<Option<&'static str>>,
 }
 
 impl MergedBatch {
@@ -276,8 +279,11 @@ pub fn batch(shards: &Shards, command: Vec<String>) -> Result<MergedBatch> {
     let docs: Vec<BatchDoc> = shards.typed("batch")?;
     let first = &docs[0];
     let mut files = Vec::new();
+    let mut paper_tiers = Vec::new();
     for (fi, input) in first.inputs.iter().enumerate() {
-        files.push(merge_file(first, fi, input, &docs, &shards.paths)?);
+        let (file, tier) = merge_file(first, fi, input, &docs, &shards.paths)?;
+        files.push(file);
+        paper_tiers.push(tier);
     }
     let same_or = |value: fn(&BatchDoc) -> Option<&str>, mixed: &str| -> Option<String> {
         let v = value(first);
@@ -301,12 +307,14 @@ pub fn batch(shards: &Shards, command: Vec<String>) -> Result<MergedBatch> {
         provenance: shards.provenance(),
         command,
         files,
+        paper_tiers,
     })
 }
 
 /// The puzzles of the input the shards ran on, read again from its path: the same grids (by
-/// the reports' content hash), or an error that says the solved grids cannot be checked.
-fn input_puzzles(input: &InputInfo) -> Result<Vec<crate::puzzle::Grid>> {
+/// the reports' content hash) and the paper tier its header names, or an error that says the
+/// solved grids cannot be checked.
+fn input_puzzles(input: &InputInfo) -> Result<(Vec<crate::puzzle::Grid>, Option<&'static str>)> {
     let why = |what: String| {
         anyhow::anyhow!(
             "{}: {what}; merge reads the input again to check every solved grid against its \
@@ -328,7 +336,8 @@ fn input_puzzles(input: &InputInfo) -> Result<Vec<crate::puzzle::Grid>> {
             here.hash, input.hash
         )));
     }
-    Ok(file.puzzles.into_iter().map(|p| p.grid).collect())
+    let tier = crate::generate::paper_tier_of(&file.header).map(crate::choice::Choice::name);
+    Ok((file.puzzles.into_iter().map(|p| p.grid).collect(), tier))
 }
 
 /// File `fi`'s instances from every shard, checked: each (puzzle, run) once, all of them, a
@@ -339,13 +348,13 @@ fn merge_file(
     input: &InputInfo,
     docs: &[BatchDoc],
     paths: &[String],
-) -> Result<FileResults> {
+) -> Result<(FileResults, Option<&'static str>)> {
     let mut results: Vec<(InstanceResult, usize)> = Vec::new();
     let mut details = BTreeMap::new();
     let mut file_solutions = BTreeMap::new();
     let mut extras = BTreeMap::new();
     let mut wall = Duration::ZERO;
-    let puzzles = input_puzzles(input)?;
+    let (puzzles, tier) = input_puzzles(input)?;
     for (d, p) in docs.iter().zip(paths) {
         let Some(f) = d.files.get(fi) else {
             bail!("{p}: it has no file {fi} ({})", input.path);
@@ -405,7 +414,7 @@ fn merge_file(
         lines[r.puzzle] = *line;
     }
     let f = &first.files[fi];
-    Ok(FileResults {
+    let file = FileResults {
         // RFSS, or ILCA with --tie first (IlcaParams::ignores_seed).
         ignores_seed: first.algorithm == "rfss" || first.params["tie"] == "first",
         extras,
@@ -419,7 +428,8 @@ fn merge_file(
             details,
             file_solutions,
         )
-    })
+    };
+    Ok((file, tier))
 }
 
 /// A record read back as solved holds a solution of its puzzle: a complete grid of its size

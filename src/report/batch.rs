@@ -486,20 +486,6 @@ pub fn row_labels<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Ve
         .collect()
 }
 
-/// The whole results table at once (see [`Table`]).
-pub fn table(files: &[FileResults], unit: &str) -> String {
-    let labels = row_labels(files.iter().map(|f| (f.path.as_str(), f.label.as_str())));
-    let t = Table::new(&labels, unit, false);
-    let mut out = t.header();
-    for (f, label) in files.iter().zip(&labels) {
-        out += &t.row(label, &f.summary(), None);
-    }
-    if files.len() > 1 {
-        out += &t.row("overall", &Summary::overall(files), None);
-    }
-    out
-}
-
 /// One instance in the JSON report.
 #[derive(Serialize)]
 struct InstanceJson<'a> {
@@ -763,6 +749,20 @@ pub fn write_instances_csv(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table of `files` without a paper column, as `batch_table` lays it out.
+    fn table(files: &[FileResults], unit: &str) -> String {
+        let labels = row_labels(files.iter().map(|f| (f.path.as_str(), f.label.as_str())));
+        let t = Table::new(&labels, unit, false);
+        let mut out = t.header();
+        for (f, label) in files.iter().zip(&labels) {
+            out += &t.row(label, &f.summary(), None);
+        }
+        if files.len() > 1 {
+            out += &t.row("overall", &Summary::overall(files), None);
+        }
+        out
+    }
 
     fn inst(puzzle: usize, run: usize, solved: bool, steps: u32) -> InstanceResult {
         InstanceResult {
