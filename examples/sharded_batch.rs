@@ -17,20 +17,12 @@ fn main() -> anyhow::Result<()> {
     let (devices, _) =
         devices::open(Backend::Gpu, Some("all")).or_else(|_| devices::open(Backend::Cpu, None))?;
     // The journal beside the report holds finished chunks: after a kill, run it again.
-    let keep = job::Keep {
-        records: true,
-        beside: Some(report.into()),
-        resume: true,
-    };
+    let keep = job::Keep::for_reports(&[report.as_str()], true);
     let done = batch::run(&plan, &devices, &keep, &job::Quiet)?;
     let s = Summary::overall(&done.files);
     println!(
-        "{}: {}/{} solved ({:.1}%) on {}",
-        path,
-        s.solved,
-        s.instances,
-        s.solved_pct,
-        devices[0].describe()
+        "{path}: {}/{} solved ({:.1}%)",
+        s.solved, s.instances, s.solved_pct
     );
     done.write_json(&mut std::fs::File::create(report)?)?;
     done.finish()

@@ -556,41 +556,29 @@ fn messages_name_the_flag_given_and_keep_numbers_short() {
     let e = text(&o.stderr);
     assert!(e.contains("`4294967296` is too long"), "{e}");
     // compare's budget takes units, and its old spelling still works with a note.
-    let o = run(&[
-        "compare",
-        "puzzles/classic.txt",
-        "--algos",
-        "sa",
-        "--time-limit",
-        "2s",
-        "--max-iterations",
-        "10",
-        "--json",
-        "-",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["params"]["budget_ms"], 2000);
-    let o = run(&[
-        "compare",
-        "puzzles/classic.txt",
-        "--algos",
-        "sa",
-        "--budget-ms",
-        "1500",
-        "--max-iterations",
-        "10",
-        "--json",
-        "-",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["params"]["budget_ms"], 1500);
+    let budget = |flag: &str, value: &str| {
+        let o = run(&[
+            "compare",
+            "puzzles/classic.txt",
+            "--algos",
+            "sa",
+            flag,
+            value,
+            "--max-iterations",
+            "10",
+            "--json",
+            "-",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (v["params"]["budget_ms"].clone(), text(&o.stderr))
+    };
+    assert_eq!(budget("--time-limit", "2s").0, 2000);
+    let (ms, note) = budget("--budget-ms", "1500");
+    assert_eq!(ms, 1500);
     assert!(
-        text(&o.stderr)
-            .contains("--budget-ms is the old spelling of --time-limit: give --time-limit 1500ms"),
-        "{}",
-        text(&o.stderr)
+        note.contains("--budget-ms is the old spelling of --time-limit: give --time-limit 1500ms"),
+        "{note}"
     );
     let e = fails(&[
         "generate", "--model", "paper", "--d", "1e308", "--count", "1",

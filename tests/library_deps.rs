@@ -7,22 +7,13 @@ use std::process::Command;
 /// The crates only the command line (src/main.rs, src/cli/) uses.
 const CLI_CRATES: [&str; 4] = ["clap", "clap_complete", "clap_mangen", "indicatif"];
 
-/// The names of the crates `cargo tree` lists for this package's normal dependencies, with
-/// `extra` arguments (the features).
-fn dependency_names(extra: &[&str]) -> Vec<String> {
+/// `cargo tree --prefix none` of this workspace's `package`, with `extra` arguments.
+fn tree(package: &str, extra: &[&str]) -> String {
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(&cargo)
-        .args(["tree", "--manifest-path", manifest])
-        .args([
-            "--edges",
-            "normal",
-            "--prefix",
-            "none",
-            "--locked",
-            "--offline",
-        ])
-        .args(["--package", "gpu-sudoku"])
+        .args(["tree", "--manifest-path", manifest, "--locked", "--offline"])
+        .args(["--prefix", "none", "--package", package])
         .args(extra)
         .output()
         .unwrap_or_else(|e| panic!("running {cargo} tree: {e}"));
@@ -31,7 +22,16 @@ fn dependency_names(extra: &[&str]) -> Vec<String> {
         "cargo tree {extra:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    names(&String::from_utf8(out.stdout).unwrap())
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The names of the crates `cargo tree` lists for this package's normal dependencies, with
+/// `extra` arguments (the features).
+fn dependency_names(extra: &[&str]) -> Vec<String> {
+    names(&tree(
+        "gpu-sudoku",
+        &[&["--edges", "normal"], extra].concat(),
+    ))
 }
 
 /// The crate name of each line of `cargo tree --prefix none` (`clap v4.6.9 (*)` → `clap`).
@@ -81,21 +81,7 @@ fn the_library_alone_has_no_cli_dependencies() {
 #[test]
 fn the_binary_and_the_python_package_share_every_dependency() {
     let features = |package: &str| -> std::collections::BTreeMap<String, String> {
-        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let out = Command::new(&cargo)
-            .args(["tree", "--manifest-path", manifest, "--locked", "--offline"])
-            .args(["--edges", "normal,build", "--prefix", "none"])
-            .args(["--format", "{p} {f}", "--package", package])
-            .output()
-            .unwrap_or_else(|e| panic!("running {cargo} tree: {e}"));
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout)
-            .unwrap()
+        tree(package, &["--edges", "normal,build", "--format", "{p} {f}"])
             .lines()
             .filter_map(|l| {
                 let mut words = l.split_whitespace();

@@ -831,6 +831,22 @@ fn a_killed_batch_resumes_to_the_identical_report() {
         e.contains("r.json.partial.jsonl:2:") && e.contains("a damaged journal line"),
         "{e}"
     );
+    // A journal begun by another build (here a header naming another commit, every line signed
+    // again) is another run's: its records are that build's.
+    let mut lines: Vec<String> = kept.lines().map(String::from).collect();
+    let mut header: Value = serde_json::from_str(&lines[0]).unwrap();
+    header["build"]["commit"] = "000000000000".into();
+    lines[0] = header.to_string();
+    let head = lines[0].clone();
+    for line in lines.iter_mut().skip(1) {
+        *line = signed_line(&head, &line[17..]);
+    }
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let e = fails(&resume());
+    assert!(
+        e.contains("was written by another run (its `build.commit` is \"000000000000\""),
+        "{e}"
+    );
     std::fs::write(&journal, &kept).unwrap();
     // Another --chunk is refused, naming it.
     let mut other = args;

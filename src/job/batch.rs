@@ -206,6 +206,8 @@ impl<'a> Plan<'a> {
         serde_json::json!({
             "tool": "gpu-sudoku",
             "version": env!("CARGO_PKG_VERSION"),
+            // A journal resumes only with the build that began it (its records are that build's).
+            "build": crate::build_info::BUILD,
             "algorithm": r.algorithm.name(),
             "params": r.algorithm.params_json(),
             "runs": r.algorithm.runs(),

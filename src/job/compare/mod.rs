@@ -221,6 +221,8 @@ impl<'a> Plan<'a> {
         serde_json::json!({
             "tool": "gpu-sudoku",
             "version": env!("CARGO_PKG_VERSION"),
+            // A journal resumes only with the build that began it (its records are that build's).
+            "build": crate::build_info::BUILD,
             "schema": SCHEMA,
             "params": self.params,
             "inputs": r.files.iter().map(InputInfo::of_file).collect::<Vec<_>>(),
