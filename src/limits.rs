@@ -70,7 +70,8 @@ pub fn held_bytes_per_instance(cells: usize) -> u64 {
 /// go: its line in the journal, its record in the JSON and CSV reports. `detailed`: the
 /// algorithm adds its own record of each instance (RFSS: status, generations, species and the
 /// grid again), measured at about 120 bytes plus the grid in the journal and 490 plus the grid
-/// in the indented JSON.
+/// in the indented JSON. What the inputs add (paths, extra fields, solution columns) comes on
+/// top: [`RecordBytes::with_inputs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecordBytes {
     pub journal: u64,
@@ -86,10 +87,31 @@ impl RecordBytes {
         } else {
             (0, 0)
         };
+        // Measured at about 55, 156 and 72 bytes besides the grid and the inputs' fields with
+        // short numbers; the rest is room for 7-digit puzzle, line, run and step counts.
         RecordBytes {
-            journal: 60 + cells + journal_detail,
-            json: 160 + cells + json_detail,
-            csv: 96 + cells,
+            journal: 80 + cells + journal_detail,
+            json: 190 + cells + json_detail,
+            csv: 100 + cells,
+        }
+    }
+}
+
+/// The JSON of one puzzle's entry in a batch report besides its extra fields and its file's
+/// solution (keys, indentation, counts, its TTS99 object), bounded from above.
+pub const PUZZLE_JSON_BYTES: u64 = 360;
+
+impl RecordBytes {
+    /// These per-instance bytes with what the inputs add, as upper bounds: each CSV row
+    /// repeats its file's path and label and its puzzle's extra fields (`row_names`: the
+    /// longest path plus label, `row_extra`: the longest extra fields, both as CSV writes
+    /// them), and the JSON holds an entry per puzzle (`puzzle_json`: the longest, beyond
+    /// [`PUZZLE_JSON_BYTES`]) shared by its `runs` instances.
+    pub fn with_inputs(self, row_names: u64, row_extra: u64, puzzle_json: u64, runs: u64) -> Self {
+        RecordBytes {
+            journal: self.journal,
+            json: self.json + (PUZZLE_JSON_BYTES + puzzle_json).div_ceil(runs.max(1)),
+            csv: self.csv + row_names + row_extra,
         }
     }
 }
@@ -183,8 +205,11 @@ mod tests {
     fn estimates_and_refusals() {
         assert_eq!(held_bytes_per_instance(81), 24 + 64 + 81);
         let r = RecordBytes::per_instance(81, false);
-        assert_eq!((r.journal, r.json, r.csv), (141, 241, 177));
-        assert_eq!(RecordBytes::per_instance(81, true).json, 241 + 571);
+        assert_eq!((r.journal, r.json, r.csv), (161, 271, 181));
+        assert_eq!(RecordBytes::per_instance(81, true).json, 271 + 571);
+        // The inputs' share: per row its names and extras; per puzzle its entry, over its runs.
+        let w = r.with_inputs(30, 50, 140, 10);
+        assert_eq!((w.journal, w.json, w.csv), (161, 271 + 50, 181 + 80));
         // A compare attempt: chunks of one attempt carry their wrapper each.
         assert_eq!(RecordBytes::per_attempt(10, 1).journal, 175 + 10 + 64);
         assert_eq!(RecordBytes::per_attempt(10, 1024).journal, 185);

@@ -303,3 +303,78 @@ fn long_compares_stream_their_attempts_instead_of_holding_them() {
     assert_eq!(v["rows"][0]["unit"], "nodes");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The disk estimate is an upper bound on the worst inputs: a Kaggle-style CSV under a long
+/// path whose rows carry a solution column and long extra fields (the estimate allowed about
+/// 241 bytes per instance where the JSON took 341, and the run failed at the end).
+#[test]
+fn the_disk_estimate_bounds_the_reports_of_wordy_inputs() {
+    use gpu_sudoku::ilca::IlcaParams;
+    use gpu_sudoku::job::batch::{Plan, Request};
+    let d = common::temp_dir("limits-disk-bound");
+    let dir = d
+        .join("a-rather-long-folder-name-for-the-paths")
+        .join("of-puzzles");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kaggle-style-with-solutions.csv");
+    let mut text = String::from("quizzes,solutions,source,rating,comment\n");
+    for p in gpu_sudoku::puzzle::read_puzzles("puzzles/famous.txt", None)
+        .unwrap()
+        .puzzles
+    {
+        let solution = gpu_sudoku::exact::solve(&p.grid).unwrap();
+        text += &format!(
+            "{},{},generated \"by hand\" for the test,523,a free-text comment of some length\n",
+            p.grid.to_line(),
+            solution.to_line()
+        );
+    }
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap();
+    for runs in [1usize, 7] {
+        let (json, csv) = (d.join("r.json"), d.join("r.csv"));
+        let out = run(&[
+            "batch",
+            path,
+            "--runs",
+            &runs.to_string(),
+            "--steps",
+            "5",
+            "--backend",
+            "cpu",
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let input = gpu_sudoku::puzzle::read_puzzles(path, None).unwrap();
+        let instances = (input.puzzles.len() * runs) as u64;
+        let params = IlcaParams {
+            steps: 5,
+            ..IlcaParams::default()
+        };
+        let request = Request::ilca(vec![input], params, runs);
+        let bound = Plan::new(&request).unwrap().record_bytes();
+        let size = |p: &std::path::Path| std::fs::metadata(p).unwrap().len();
+        assert!(
+            size(&json) <= bound.json * instances,
+            "{runs}: {} > {}",
+            size(&json),
+            bound.json * instances
+        );
+        assert!(
+            size(&csv) <= bound.csv * instances,
+            "{runs}: {} > {}",
+            size(&csv),
+            bound.csv * instances
+        );
+        // A bound, not a guess far off: within a factor of two of what was written.
+        assert!(bound.json * instances < 2 * size(&json) && bound.csv * instances < 2 * size(&csv));
+    }
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -180,8 +180,25 @@ impl<'a> Plan<'a> {
 
     /// What a record weighs on disk (journal, JSON, CSV).
     pub fn record_bytes(&self) -> crate::limits::RecordBytes {
+        use crate::report::batch::csv_field;
         let detailed = matches!(self.request.algorithm, Algorithm::Rfss(_));
-        crate::limits::RecordBytes::per_instance(self.cells, detailed)
+        // The longest of what the inputs add to a CSV row and to a puzzle's JSON entry.
+        let (mut names, mut extra, mut entry) = (0, 0, 0);
+        for f in &self.request.files {
+            names = names.max(csv_field(&f.path).len() + csv_field(&f.label()).len());
+            for p in &f.puzzles {
+                extra = extra.max(csv_field(&p.extra).len());
+                let json_extra = serde_json::to_string(&p.extra).map_or(0, |t| t.len());
+                let solution = p.solution.as_ref().map_or(0, |g| g.cells().len());
+                entry = entry.max(json_extra + solution);
+            }
+        }
+        crate::limits::RecordBytes::per_instance(self.cells, detailed).with_inputs(
+            names as u64,
+            extra as u64,
+            entry as u64,
+            self.request.algorithm.runs() as u64,
+        )
     }
 
     /// Refuses a run whose chunks in flight (one per device, and one being written) would not
