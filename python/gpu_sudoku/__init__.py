@@ -50,6 +50,7 @@ ParseError.__module__ = "gpu_sudoku"  # pickles and prints as gpu_sudoku.ParseEr
 
 __all__ = [
     "ParseError",
+    "build",
     "Puzzles",
     "puzzles",
     "batch",
@@ -70,6 +71,14 @@ __all__ = [
 ]
 
 __version__ = _native.version()
+
+
+def build() -> Dict[str, Any]:
+    """The build of the engine in this package: version, git commit (``unknown`` outside a
+    checkout), ``dirty`` (its sources differed from the commit; None when unknown), rustc,
+    wgpu and target, as ``gpu-sudoku --version`` prints them and every JSON report records
+    them under ``build``."""
+    return dict(_native.build())
 
 Puzzles = _native.Puzzles
 
@@ -546,6 +555,7 @@ def compare(
     *,
     runs: Optional[int] = None,
     seed: Optional[int] = None,
+    time_limit: Union[None, str, float] = None,
     budget_ms: Optional[int] = None,
     max_iterations: Optional[int] = None,
     preset: Optional[str] = None,
@@ -558,8 +568,10 @@ def compare(
     ``ilca-PRESET``, ``rfss``, ``rfss-ENHANCEMENT`` and the baselines (``backtrack``, ``mrv``,
     ``exact``, ``astar``, ``ga``, ``sa``, ``hc``, ``acs``, …), as a list or a comma-separated
     string. The command line's defaults: its algorithm list
-    (``backtrack,mrv,astar,ga,sa,hc,ilca,rfss``), 1 run, seed 1, 2000 ms per baseline
-    attempt; ``prune``, ``share`` and ``stall_generations`` as its flags."""
+    (``backtrack,mrv,astar,ga,sa,hc,ilca,rfss``), 1 run, seed 1, 2 s per baseline attempt;
+    ``prune``, ``share`` and ``stall_generations`` as its flags. ``time_limit`` is the budget
+    as ``--time-limit`` takes it (``"500ms"``, ``"2s"``, ``"2m"``, or a number of seconds; 0:
+    none); ``budget_ms``, the report's name for it, gives it in milliseconds."""
     d = _native.defaults()
     if algos is None:
         algos = d["compare_algos"]
@@ -568,6 +580,10 @@ def compare(
     inputs = _inputs(puzzles)
     runs = d["compare_runs"] if runs is None else runs
     seed = d["seed"] if seed is None else seed
+    if time_limit is not None and budget_ms is not None:
+        raise TypeError("give time_limit or budget_ms, not both")
+    if time_limit is not None:
+        budget_ms = _native.time_limit_ms(str(time_limit))
     budget_ms = d["budget_ms"] if budget_ms is None else budget_ms
     command = _command("compare", {"algos": names, "runs": runs, "seed": seed})
     done = _run(

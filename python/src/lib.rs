@@ -967,6 +967,32 @@ fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// The build that made this extension (`gpu-sudoku --version`; every JSON report's `build`).
+#[pyfunction]
+fn build(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let b = gpu_sudoku::build_info::BUILD;
+    let d = PyDict::new(py);
+    d.set_item("version", b.version)?;
+    d.set_item("commit", b.commit)?;
+    d.set_item("dirty", b.dirty)?;
+    d.set_item("rustc", b.rustc)?;
+    d.set_item("wgpu", b.wgpu)?;
+    d.set_item("target", b.target)?;
+    Ok(d)
+}
+
+/// A `--time-limit` text (`500ms`, `2s`, `2m`; a bare number is seconds; 0 is none) in whole
+/// milliseconds, a part of one counted as one (0: no limit).
+#[pyfunction]
+fn time_limit_ms(text: &str) -> PyResult<u64> {
+    let limit = gpu_sudoku::param::parse_time_limit(text)
+        .map_err(|e| PyValueError::new_err(format!("time_limit: {e}")))?;
+    Ok(limit.map_or(0, |d| {
+        let ms = d.as_millis() + u128::from(d.subsec_nanos() % 1_000_000 != 0);
+        u64::try_from(ms).unwrap_or(u64::MAX)
+    }))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParseError", m.py().get_type::<ParseError>())?;
@@ -989,6 +1015,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(version, m)?,
         wrap_pyfunction!(defaults, m)?,
         wrap_pyfunction!(symbols, m)?,
+        wrap_pyfunction!(build, m)?,
+        wrap_pyfunction!(time_limit_ms, m)?,
     ] {
         m.add_function(f)?;
     }

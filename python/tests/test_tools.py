@@ -1,5 +1,7 @@
 """compare, solve, rate, generate, trace and adapters."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,28 @@ def test_adapters_are_dicts():
 
 def test_version():
     assert gs.__version__ == "0.1.0"
+
+
+def test_compare_takes_the_cli_time_limit():
+    def budget(**kw):
+        r = gs.compare([CLASSIC], ["sa"], max_iterations=10, progress=False, **kw)
+        return json.loads(r._json())["params"]["budget_ms"]
+
+    assert budget() == 2000
+    assert budget(time_limit="500ms") == 500
+    assert budget(time_limit="2m") == 120_000
+    assert budget(time_limit=1.5) == 1500
+    assert budget(budget_ms=700) == 700
+    with pytest.raises(ValueError, match="unknown unit"):
+        gs.compare([CLASSIC], ["sa"], time_limit="2 days", progress=False)
+    with pytest.raises(TypeError, match="not both"):
+        gs.compare([CLASSIC], ["sa"], time_limit="1s", budget_ms=5, progress=False)
+
+
+def test_build_names_the_engine():
+    b = gs.build()
+    assert b["version"] == gs.__version__
+    assert set(b) == {"version", "commit", "dirty", "rustc", "wgpu", "target"}
+    assert b["rustc"].startswith("rustc ")
+    r = gs.batch([CLASSIC], runs=1, steps=5, progress=False)
+    assert json.loads(r.to_json())["build"]["commit"] == b["commit"]
