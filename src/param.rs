@@ -94,6 +94,15 @@ pub fn parse_time_limit(text: &str) -> Result<Option<std::time::Duration>, Strin
     Ok((!d.is_zero()).then_some(d))
 }
 
+/// A wall-clock limit in whole milliseconds, a part of one counted as one, as reports record
+/// budgets (`budget_ms`); 0 is no limit.
+pub fn time_limit_millis(limit: Option<std::time::Duration>) -> u64 {
+    limit.map_or(0, |d| {
+        let ms = d.as_millis() + u128::from(d.subsec_nanos() % 1_000_000 != 0);
+        u64::try_from(ms).unwrap_or(u64::MAX)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +138,8 @@ mod tests {
         assert!(parse_time_limit("5000000000")
             .unwrap_err()
             .contains("too long"));
+        assert_eq!(time_limit_millis(ok("2s")), 2000);
+        assert_eq!(time_limit_millis(ok("0.0001")), 1);
+        assert_eq!(time_limit_millis(None), 0);
     }
 }

@@ -519,20 +519,11 @@ fn reproduce_runs_from_an_empty_folder() {
         "--json",
         "-",
     ];
-    let o = bin()
-        .current_dir(&elsewhere)
-        .args(table_2)
-        .output()
-        .unwrap();
+    let o = run_in(&elsewhere, &table_2);
     let mut built_in: Value = serde_json::from_str(&ok(&o)).unwrap();
     assert_eq!(built_in["puzzles"], "built in");
     let repo = format!("{}/puzzles", env!("CARGO_MANIFEST_DIR"));
-    let o = bin()
-        .current_dir(&elsewhere)
-        .args(table_2)
-        .args(["--puzzles", &repo])
-        .output()
-        .unwrap();
+    let o = run_in(&elsewhere, &[&table_2[..], &["--puzzles", &repo]].concat());
     let mut from_dir: Value = serde_json::from_str(&ok(&o)).unwrap();
     assert_eq!(from_dir["puzzles"], repo.as_str());
     for (a, b) in built_in["inputs"]
@@ -556,11 +547,10 @@ fn reproduce_runs_from_an_empty_folder() {
     }
     assert_eq!(built_in["settings"], from_dir["settings"]);
     // The other two read their built-in sets too (only the A* counts: the quick part).
-    let o = bin()
-        .current_dir(&elsewhere)
-        .args(["reproduce", "baselines", "--what", "astar", "--json", "-"])
-        .output()
-        .unwrap();
+    let o = run_in(
+        &elsewhere,
+        &["reproduce", "baselines", "--what", "astar", "--json", "-"],
+    );
     let v: Value = serde_json::from_str(&ok(&o)).unwrap();
     let first = v["inputs"][0]["path"].as_str().unwrap();
     assert!(first.starts_with("docs/baselines/astar-d0673-"), "{first}");
@@ -573,11 +563,10 @@ fn reproduce_runs_from_an_empty_folder() {
 fn reproduce_errors_read_like_the_other_commands() {
     let elsewhere = temp_dir("reproduce-errors");
     for cmd in ["ilca", "rfss", "baselines"] {
-        let o = bin()
-            .current_dir(&elsewhere)
-            .args(["reproduce", cmd, "--puzzles", "no-such-folder"])
-            .output()
-            .unwrap();
+        let o = run_in(
+            &elsewhere,
+            &["reproduce", cmd, "--puzzles", "no-such-folder"],
+        );
         let e = fails(&o);
         assert!(
             e.starts_with("error: ")
@@ -588,4 +577,9 @@ fn reproduce_errors_read_like_the_other_commands() {
     }
     let e = fails_with(&run(&["reproduce", "ilca", "--runs", "0"]), 2);
     assert!(e.starts_with("error: ") && e.contains("--runs"), "{e}");
+}
+
+/// Runs the binary with `args` in the folder `dir`.
+fn run_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    bin().current_dir(dir).args(args).output().unwrap()
 }

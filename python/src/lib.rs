@@ -987,10 +987,7 @@ fn build(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 fn time_limit_ms(text: &str) -> PyResult<u64> {
     let limit = gpu_sudoku::param::parse_time_limit(text)
         .map_err(|e| PyValueError::new_err(format!("time_limit: {e}")))?;
-    Ok(limit.map_or(0, |d| {
-        let ms = d.as_millis() + u128::from(d.subsec_nanos() % 1_000_000 != 0);
-        u64::try_from(ms).unwrap_or(u64::MAX)
-    }))
+    Ok(gpu_sudoku::param::time_limit_millis(limit))
 }
 
 #[pymodule]

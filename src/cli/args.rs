@@ -433,10 +433,7 @@ impl TimeLimit {
 
     /// In whole milliseconds, a part of one counted as one (0: no limit).
     pub fn as_millis(&self) -> u64 {
-        self.0.map_or(0, |d| {
-            let ms = d.as_millis() + u128::from(d.subsec_nanos() % 1_000_000 != 0);
-            u64::try_from(ms).unwrap_or(u64::MAX)
-        })
+        gpu_sudoku::param::time_limit_millis(self.0)
     }
 }
 

@@ -259,13 +259,19 @@ impl Preset {
     /// The paper preset whose setting `params` is (any seed), if any: the same rates, periods
     /// and step limit under the default reading.
     pub fn paper_setting_of(params: &IlcaParams) -> Option<&'static Preset> {
-        PRESETS.iter().filter(|p| p.paper.is_some()).find(|p| {
-            let want = IlcaParams {
-                seed: params.seed,
-                ..p.params()
-            };
-            &want == params
-        })
+        Preset::paper_setting_where(params.seed, |want| want == params)
+    }
+
+    /// The paper preset whose setting, run with `seed`, passes `same` (a comparison with
+    /// parameters known otherwise, e.g. as a report's JSON), if any.
+    pub fn paper_setting_where(
+        seed: u64,
+        same: impl Fn(&IlcaParams) -> bool,
+    ) -> Option<&'static Preset> {
+        PRESETS
+            .iter()
+            .filter(|p| p.paper.is_some())
+            .find(|p| same(&IlcaParams { seed, ..p.params() }))
     }
 }
 

@@ -27,14 +27,10 @@ pub fn merged_text(merged: &MergedBatch) -> String {
     let paper = (merged.algorithm == "ilca")
         .then(|| {
             let seed = merged.params["seed"].as_u64()?;
-            crate::ilca::presets::PRESETS
-                .iter()
-                .filter(|p| p.paper.is_some())
-                .find(|p| {
-                    let want = IlcaParams { seed, ..p.params() };
-                    serde_json::to_value(want).ok().as_ref() == Some(&merged.params)
-                })
-                .and_then(|p| p.paper)
+            Preset::paper_setting_where(seed, |want| {
+                serde_json::to_value(want).ok().as_ref() == Some(&merged.params)
+            })?
+            .paper
         })
         .flatten();
     Rows::of(
