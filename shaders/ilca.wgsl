@@ -1,10 +1,13 @@
 // ILCA time-steps for many instances at once: the WGSL twin of src/ilca/cpu.rs (State::step),
 // its stages under the CPU's names: choose, degrees, learn, reset.
 //
-// Mapping: a workgroup holds IPW instances, TPI invocations each; an invocation owns the cells
-// j, j+TPI, … (CPT of them) of its instance and keeps their weights in private memory for the
-// whole dispatch, which runs up to `k_steps` time-steps. The instance's states (two copies, by
-// step parity) and degrees live in workgroup memory, so peers are read from there.
+// Mapping: a workgroup holds IPW instances, TPI invocations each; an invocation owns CPT cells
+// of its instance (`own_cell`) and keeps their weights in private memory for the whole dispatch,
+// which runs up to `k_steps` time-steps. The instance's states (two copies, by step parity) and
+// degrees live in workgroup memory, so peers are read from there: one u32 per cell, or, where
+// that does not fit the device (PACKED; 64x64 needs 49,928 bytes so), one byte per cell, four
+// to a word (states are at most 64 and degrees at most NP = 175). A packed invocation owns whole
+// words, runs of four cells, so it writes them with plain stores.
 // Arithmetic on weights is only f32 multiplies by host-made factors and by powers of two, and
 // comparisons: nothing a driver can fuse or reorder, so results equal the CPU's bit for bit.
 //
@@ -16,7 +19,7 @@
 //
 // The host prepends `const` lines (src/ilca/gpu.rs, `prelude`) and shaders/rng.wgsl. The prelude
 // holds every number this kernel shares with the Rust side, written from the Rust definitions:
-// the sizes B, N, CELLS, NP and the mapping IPW, TPI, CPT; the layout of `tables` (UNITS_OFF,
+// the sizes B, N, CELLS, NP, the mapping IPW, TPI, CPT, PACKED and CELLS_PER_WORD; the layout of `tables` (UNITS_OFF,
 // SET_OFF, SET_STRIDE, the word offsets SET_* of a setting's fields) and of `puzzle_data`
 // (PUZ_STRIDE); the status bit EXHAUSTED; the bits of the f32 constants SCALE_HIGH, SCALE_LOW and
 // FLUSH_BELOW (`*_BITS`, turned back by bitcast, so exact); and the codes of the options:
@@ -28,6 +31,11 @@
 // docs/GPU.md, "Loop budget per dispatch"). Adding or changing a loop means updating that bound.
 
 const WG: u32 = IPW * TPI;
+// Packed: CELLS_PER_WORD cells to a word, BYTE bits each.
+const BYTE: u32 = 32u / CELLS_PER_WORD;
+const BYTE_MASK: u32 = (1u << BYTE) - 1u;
+// Words of one instance's states (one copy) or degrees.
+const WORDS: u32 = select(CELLS, (CELLS + CELLS_PER_WORD - 1u) / CELLS_PER_WORD, PACKED);
 
 struct Params {
     num_instances: u32,
@@ -70,16 +78,53 @@ struct InstanceInfo {
 // EXHAUSTED | steps when the step limit was reached unsolved
 @group(0) @binding(6) var<storage, read_write> status: array<u32>;
 
-// The states of step t are in copy t % 2 (states[(t % 2) * IPW * CELLS + instance slot * CELLS
-// + cell]); clue cells hold their clue in both copies.
-var<workgroup> states: array<u32, 2u * IPW * CELLS>;
-var<workgroup> degrees: array<u32, IPW * CELLS>;
+// The states of step t are in copy t % 2, from word (t % 2) * IPW * WORDS + instance slot * WORDS
+// on (read them through `state_at`); clue cells hold their clue in both copies.
+var<workgroup> states: array<u32, 2u * IPW * WORDS>;
+var<workgroup> degrees: array<u32, IPW * WORDS>;
 // Per step parity and instance slot: 1 when some cell of the instance has a conflict. Only 0 and
 // 1 are ever stored (atomic stores of one value: no read-modify-write to serialise).
 var<workgroup> unhappy: array<atomic<u32>, 2u * IPW>;
 var<workgroup> unit_ok: array<u32, IPW * 3u * N>;
 
 var<private> w: array<f32, CPT * N>;
+
+// The cell of own index k (0 ≤ k < CPT) of invocation j: j, j+TPI, …; packed, the runs of a
+// word's cells (4j…4j+3, 4(j+TPI)…), so that each word of `states` and `degrees` has one writer.
+fn own_cell(j: u32, k: u32) -> u32 {
+    if (PACKED) {
+        return CELLS_PER_WORD * (j + (k / CELLS_PER_WORD) * TPI) + k % CELLS_PER_WORD;
+    }
+    return j + k * TPI;
+}
+
+// Cell q's value in the array whose instance (and copy) starts at word `base`.
+fn state_at(base: u32, q: u32) -> u32 {
+    if (PACKED) {
+        return (states[base + q / CELLS_PER_WORD] >> (BYTE * (q % CELLS_PER_WORD))) & BYTE_MASK;
+    }
+    return states[base + q];
+}
+fn degree_at(base: u32, q: u32) -> u32 {
+    if (PACKED) {
+        return (degrees[base + q / CELLS_PER_WORD] >> (BYTE * (q % CELLS_PER_WORD))) & BYTE_MASK;
+    }
+    return degrees[base + q];
+}
+
+// Packed: own cell k's byte v joins the word being built; returns the word (see `word_done`).
+fn with_byte(word: u32, k: u32, v: u32) -> u32 {
+    return word | (v << (BYTE * (k % CELLS_PER_WORD)));
+}
+// Packed: the word of own cells k-3…k is complete after own cell k; its index in the instance's
+// words, or WORDS when there is none (not packed, not the last of a run, or past the grid).
+fn word_done(j: u32, k: u32) -> u32 {
+    let i = j + (k / CELLS_PER_WORD) * TPI;
+    if (!PACKED || k % CELLS_PER_WORD != CELLS_PER_WORD - 1u || i >= WORDS) {
+        return WORDS;
+    }
+    return i;
+}
 // With one cell per invocation its peers are listed once per dispatch (registers), not per step.
 const PE_LEN: u32 = select(1u, NP, CPT == 1u);
 var<private> pe: array<u32, PE_LEN>;
@@ -222,13 +267,13 @@ fn rescale_row(k: u32) -> f32 {
 }
 
 // Is unit u of the instance whose states start at sbase resolved, as cpu::unit_resolved?
-fn unit_resolved(sbase: u32, u: u32) -> bool {
+fn unit_resolved(sb: u32, u: u32) -> bool {
     var lo = 0u;
     var hi = 0u;
     var sum = 0u;
     var blank = false;
     for (var i = 0u; i < N; i++) {
-        let v = states[sbase + tables[UNITS_OFF + u * N + i]];
+        let v = state_at(sb, tables[UNITS_OFF + u * N + i]);
         sum += v;
         if (v == 0u) {
             blank = true;
@@ -273,7 +318,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         s_factors = so + SET_FACTORS;
     }
     let pbase = puz * PUZ_STRIDE;
-    let sbase = slot * CELLS;
+    let sbase = slot * WORDS;
     // Own cells: clue, current state, and the largest weight but the chosen one (see Choice).
     var clue: array<u32, CPT>;
     var cur: array<u32, CPT>;
@@ -283,8 +328,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             pe[i] = peer(j, i);
         }
     }
+    var word = 0u;
     for (var k = 0u; k < CPT; k++) {
-        let c = j + k * TPI;
+        let c = own_cell(j, k);
         if (live && c < CELLS) {
             clue[k] = puzzle_data[pbase + c];
             if (P.fresh == 1u) {
@@ -299,8 +345,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 }
             }
             // Both copies: a clue cell's state is never written again.
-            states[sbase + c] = cur[k];
-            states[IPW * CELLS + sbase + c] = cur[k];
+            if (!PACKED) {
+                states[sbase + c] = cur[k];
+                states[IPW * WORDS + sbase + c] = cur[k];
+            }
+        }
+        word = with_byte(word, k, cur[k]);
+        let wi = word_done(j, k);
+        if (live && wi < WORDS) {
+            states[sbase + wi] = word;
+            states[IPW * WORDS + sbase + wi] = word;
+        }
+        if (k % CELLS_PER_WORD == CELLS_PER_WORD - 1u) {
+            word = 0u;
         }
     }
 
@@ -310,37 +367,61 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             break;
         }
         let par = t % 2u;
-        let sb = par * IPW * CELLS + sbase;
+        let sb = par * IPW * WORDS + sbase;
         // Read last in the `learn` of step t - 2, before the first barrier of step t - 1.
         if (live && j == 0u) {
             atomicStore(&unhappy[par * IPW + slot], 0u);
         }
         // Stage `choose` (State::choose).
+        word = 0u;
         for (var k = 0u; k < CPT; k++) {
-            let c = j + k * TPI;
+            let c = own_cell(j, k);
             if (live && c < CELLS && clue[k] == 0u) {
                 let ch = choose_digit(k, cur[k], key, t, c);
                 cur[k] = ch.digit;
                 others[k] = ch.others_max;
-                states[sb + c] = ch.digit;
+                if (!PACKED) {
+                    states[sb + c] = ch.digit;
+                }
+            }
+            word = with_byte(word, k, cur[k]);
+            let wi = word_done(j, k);
+            if (live && wi < WORDS) {
+                states[sb + wi] = word;
+            }
+            if (k % CELLS_PER_WORD == CELLS_PER_WORD - 1u) {
+                word = 0u;
             }
         }
         workgroupBarrier();
         // Stage `degrees` (State::degrees); the resolved units for a selective reset.
+        word = 0u;
         for (var k = 0u; k < CPT; k++) {
-            let c = j + k * TPI;
+            let c = own_cell(j, k);
+            var deg = 0u;
             if (live && c < CELLS) {
                 let v = cur[k];
                 var same = 0u;
                 for (var i = 0u; i < NP; i++) {
-                    if (states[sb + peer_of(c, i)] == v) {
+                    if (state_at(sb, peer_of(c, i)) == v) {
                         same += 1u;
                     }
                 }
-                degrees[sbase + c] = NP - same;
+                deg = NP - same;
+                if (!PACKED) {
+                    degrees[sbase + c] = deg;
+                }
                 if (same != 0u) {
                     atomicStore(&unhappy[par * IPW + slot], 1u);
                 }
+            }
+            word = with_byte(word, k, deg);
+            let wi = word_done(j, k);
+            if (live && wi < WORDS) {
+                degrees[sbase + wi] = word;
+            }
+            if (k % CELLS_PER_WORD == CELLS_PER_WORD - 1u) {
+                word = 0u;
             }
         }
         // A full restart takes the place of a selective reset on the same step (as on the CPU).
@@ -367,7 +448,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 // Stages `learn` and `reset` (State::learn, State::reset): a cell the reset
                 // restores skips learning, whose result the reset would overwrite.
                 for (var k = 0u; k < CPT; k++) {
-                    let c = j + k * TPI;
+                    let c = own_cell(j, k);
                     if (c < CELLS && clue[k] == 0u) {
                         var do_reset = restart_step;
                         if (reset_step) {
@@ -382,7 +463,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         var restore = do_reset;
                         if (!do_reset) {
                             let ch = cur[k];
-                            let deg = degrees[sbase + c];
+                            let deg = degree_at(sbase, c);
                             var reward = deg == NP;
                             if (!reward) {
                                 reward = true;
@@ -390,11 +471,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                                     let q = peer_of(c, i);
                                     var compared = true;
                                     if (s_compare == COMPARE_SHARING) {
-                                        compared = states[sb + q] == ch;
+                                        compared = state_at(sb, q) == ch;
                                     } else if (s_compare == COMPARE_FREE) {
                                         compared = puzzle_data[pbase + q] == 0u;
                                     } // else COMPARE_ALL: every neighbour
-                                    if (compared && degrees[sbase + q] >= deg) {
+                                    if (compared && degree_at(sbase, q) >= deg) {
                                         reward = false;
                                         break;
                                     }
@@ -410,7 +491,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                                 // is multiplied again or revived by the rescale.
                                 let sf = bitcast<f32>(s_share);
                                 for (var i = 0u; i < NP; i++) {
-                                    let wi = k * N + states[sb + peer_of(c, i)] - 1u;
+                                    let wi = k * N + state_at(sb, peer_of(c, i)) - 1u;
                                     w[wi] = flushed(w[wi] * sf);
                                 }
                                 w[idx] = flushed(w[idx] * f);
@@ -433,7 +514,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
     if (started) {
         for (var k = 0u; k < CPT; k++) {
-            let c = j + k * TPI;
+            let c = own_cell(j, k);
             if (c < CELLS) {
                 choices[inst * CELLS + c] = cur[k];
                 for (var d = 0u; d < N; d++) {

@@ -123,6 +123,81 @@ fn other_sizes_agree() {
     agree(&fortynine, 2, &params, &Default::default());
 }
 
+/// 64x64 fits no device's workgroup memory with a word per cell (49,928 bytes; NVIDIA offers
+/// 49,152, lavapipe 32,768), so its states and degrees go a byte per cell: it runs on lavapipe
+/// here and equals the CPU, weights included, over several dispatches (23 steps each).
+#[test]
+fn sixty_four_by_sixty_four_agrees() {
+    let params = IlcaParams {
+        steps: 50,
+        lr: 0.1,
+        lp: 2.0,
+        sr: 10,
+        ..Default::default()
+    };
+    let sixtyfour = vec![pattern_puzzle(8, 1, 0.003)];
+    agree(&sixtyfour, 2, &params, &Default::default());
+}
+
+/// The byte layout on every size where words are the default: partial last words (odd boxes),
+/// several instances' chunks, resets, restarts, resource sharing and every compare rule.
+#[test]
+fn byte_layout_agrees_at_every_size() {
+    let bytes = GpuOptions {
+        state_layout: Some(gpu_ilca::StateLayout::Bytes),
+        ..small_submissions()
+    };
+    for (compare, share) in [
+        (Compare::Sharing, 0.0),
+        (Compare::Free, 0.05),
+        (Compare::All, 0.0),
+    ] {
+        let params = IlcaParams {
+            steps: 60,
+            lr: 0.1,
+            lp: 2.0,
+            sr: 7,
+            restart: 25,
+            compare,
+            share,
+            ..Default::default()
+        };
+        agree(&nine_by_nine(), 2, &params, &bytes);
+        let sixteen: Vec<Grid> = (0..2).map(|s| pattern_puzzle(4, s, 0.1)).collect();
+        agree(&sixteen, 2, &params, &bytes);
+        agree(&[pattern_puzzle(5, 3, 0.05)], 2, &params, &bytes);
+    }
+    let params = IlcaParams {
+        steps: 30,
+        sr: 10,
+        ..Default::default()
+    };
+    agree(&[pattern_puzzle(7, 2, 0.01)], 1, &params, &bytes);
+}
+
+#[test]
+fn words_where_they_fit_bytes_elsewhere() {
+    use gpu_ilca::{workgroup_bytes, Mapping, StateLayout};
+    for (limit, packed_from) in [(49_152, 8), (32_768, 8), (16_384, 7)] {
+        for b in 2..=8 {
+            let m = Mapping::choose(b, 1024, limit, None);
+            assert_eq!(m.packed, b >= packed_from, "{b} within {limit}");
+            assert!(workgroup_bytes(b, m) <= limit, "{b} within {limit}");
+        }
+    }
+    let m = Mapping::choose(8, 1024, 49_152, None);
+    assert_eq!(
+        (m.ipw, m.tpi, m.cpt, workgroup_bytes(8, m)),
+        (1, 1024, 4, 13_064)
+    );
+    let m = Mapping::choose(7, 1024, 49_152, Some(StateLayout::Bytes));
+    assert_eq!((m.tpi, m.cpt), (601, 4));
+    let m = Mapping::choose(8, 256, 49_152, None);
+    assert_eq!((m.tpi, m.cpt), (256, 16));
+    let m = Mapping::choose(8, 1024, 49_152, Some(StateLayout::Words));
+    assert!(!m.packed && workgroup_bytes(8, m) == 49_928);
+}
+
 #[test]
 fn mapping_packs_small_grids_and_splits_big_ones() {
     let m = gpu_ilca::Mapping::for_cells(81);

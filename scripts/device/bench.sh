@@ -2,7 +2,8 @@
 # GPU throughput measurements of benches/RESULTS.md ("GPU throughput, #15") in one device call.
 # Usage: scripts/device/bench.sh [--tests DIR] [--rfss-gens G] [--rfss-long G] LABEL=BINARY ...
 # Writes $OUT/<label>.log per binary; each binary runs the same commands, back to back on the
-# same warm machine; binaries with --repeat also run the cap-off rows.
+# same warm machine; binaries with --repeat also run the cap-off rows, and the last binary a
+# long RFSS run (--rfss-long G generations).
 set -u
 [ "${SKIP_SETUP:-}" ] || source scripts/device/setup.sh
 T="puzzles/easy.txt puzzles/medium.txt puzzles/hard.txt puzzles/evil.txt"
@@ -18,8 +19,9 @@ if [ "${1:-}" = --tests ]; then
   shift 2
 fi
 if [ "${1:-}" = --rfss-gens ]; then RG=$2; shift 2; fi
-RL=0 # generations of a long RFSS run, binaries with --repeat only
+RL=0 # generations of a long RFSS run, for the last binary only
 if [ "${1:-}" = --rfss-long ]; then RL=$2; shift 2; fi
+last=${!#}
 for arg in "$@"; do
   label=${arg%%=*}; bin=${arg#*=}
   log=$OUT/$label.log
@@ -39,7 +41,7 @@ for arg in "$@"; do
   fi
   run rfss $W/rfss1000.txt --backend gpu --max-generations 1 --json $W/r.json
   run rfss $W/rfss1000.txt --backend gpu --max-generations $RG --json $W/r.json
-  if [ "$new" ] && [ "$RL" != 0 ]; then
+  if [ "$arg" = "$last" ] && [ "$RL" != 0 ]; then
     run rfss $W/rfss1000.txt --backend gpu --max-generations $RL --json $W/r.json
   fi
   grep -E "^(gpu|cpu) |^\\$|rc=|agree|DISAG|GPU:" $log | tail -60

@@ -7,7 +7,7 @@ set -u
 [ "${SKIP_SETUP:-}" ] || source scripts/device/setup.sh >/dev/null
 bin=$1
 # COST_QUICK=1: two small points per curve, to try the script on a machine without a GPU.
-RUNS="1 10 100 1000 10000"; SIZES="2 3 4 5 6 7"; STEPS=100
+RUNS="1 10 100 1000 10000"; SIZES="2 3 4 5 6 7 8"; STEPS=100
 [ "${COST_QUICK:-}" ] && { RUNS="1 10"; SIZES="2 3"; STEPS=5; }
 log=$OUT/cost.log
 W=$(mktemp -d)
@@ -30,14 +30,14 @@ H=x,gpu_instances,gpu_seconds,gpu_inst_steps_per_s,gpu_cell_updates_per_s,cpu_in
     point $((runs * 100)) puzzles/evil.txt --runs $runs --cpu-instances 40000
   done
 } > $OUT/cost-instances.csv
-# Grid sizes 4x4 … 49x49 at 1,000 instances (10 paper-model puzzles, d = 0.5, × 100 runs),
-# 100 steps; the CPU runs the first 1,000 / 1,000 / 1,000 / 200 / 100 / 50.
+# Grid sizes 4x4 … 64x64 at 1,000 instances (10 paper-model puzzles, d = 0.5, × 100 runs),
+# 100 steps; the CPU runs the first 1,000 / 1,000 / 1,000 / 200 / 100 / 50 / 20.
 {
   echo "${H/x,/side,}"
   for b in $SIZES; do
     n=$((b * b))
     "$bin" generate --model paper --d 0.5 --size $n --count 10 --seed 1 -o $W/p$n.txt 2>>$log
-    case $b in 5) ci=200;; 6) ci=100;; 7) ci=50;; *) ci=1000;; esac
+    case $b in 5) ci=200;; 6) ci=100;; 7) ci=50;; 8) ci=20;; *) ci=1000;; esac
     point $n $W/p$n.txt --runs 100 --steps $STEPS --cpu-instances $ci
   done
 } > $OUT/cost-sizes.csv

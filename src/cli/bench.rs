@@ -2,11 +2,12 @@
 //! one process, their throughput side by side, and a check that they agree: flags →
 //! [`bench::Request`] → [`bench::run`] → table and reports.
 
-use super::args::{print_table, DeviceArgs, InputArgs, ReportArgs};
+use super::args::{choice, print_table, DeviceArgs, InputArgs, ReportArgs};
 use super::ilca_args::IlcaArgs;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::ilca::bench::{self, Measured, Report, Request};
+use gpu_sudoku::ilca::gpu::StateLayout;
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::count;
 use std::process::ExitCode;
@@ -34,6 +35,10 @@ pub struct Args {
     /// the cap costs on a real GPU (on lavapipe results then disagree with the CPU).
     #[arg(long)]
     pub no_loop_pass_cap: bool,
+    /// Keep states and degrees in workgroup memory as words or bytes (default: words where
+    /// they fit the device), to measure one layout against the other.
+    #[arg(long, hide = true, value_parser = choice::<StateLayout>())]
+    pub state_layout: Option<StateLayout>,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -62,6 +67,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         cpu_instances: a.cpu_instances,
         repeat: a.repeat,
         loop_pass_cap: !a.no_loop_pass_cap,
+        state_layout: a.state_layout,
     };
     request.check_memory()?;
     let (device, _) = Device::open(Backend::Gpu, a.device.adapter.as_deref())
@@ -118,6 +124,7 @@ fn table(a: &Args, req: &Request, r: &Report) -> String {
     if a.no_loop_pass_cap {
         t += "gpu: without the per-dispatch loop-pass cap\n";
     }
+
     t += &format!(
         "gpu/cpu instance-steps/s ratio: {}x (cpu: {})\n",
         fmt_ratio(r.gpu.steps_per_s() / r.cpu.steps_per_s()),
@@ -162,6 +169,13 @@ fn gpu_runs(r: &Report) -> String {
         r.median.seconds,
         runs[0].seconds,
         runs[runs.len() - 1].seconds
+    );
+    let m = r.mapping;
+    t += &format!(
+        "gpu kernel: {} per instance, {} each; states and degrees in workgroup memory as {}\n",
+        count(m.tpi as u64, "invocation", "invocations"),
+        count(m.cpt as u64, "cell", "cells"),
+        if m.packed { "bytes" } else { "words" }
     );
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     if let Some(p) = r.median.phases {

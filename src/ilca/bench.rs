@@ -23,6 +23,8 @@ pub struct Request {
     pub repeat: u32,
     /// The per-dispatch step cap that llvmpipe's loop limit needs (on by default).
     pub loop_pass_cap: bool,
+    /// The kernel's layout of states in workgroup memory; `None`: the default.
+    pub state_layout: Option<gpu::StateLayout>,
 }
 
 impl Request {
@@ -97,6 +99,8 @@ pub struct Report {
     pub mismatches: usize,
     /// Threads the CPU reference ran on.
     pub cpu_threads: usize,
+    /// How the GPU kernel mapped an instance onto invocations.
+    pub mapping: gpu::Mapping,
 }
 
 /// Runs the request on the CPU and on `device` (a GPU): the GPU once to warm up, then
@@ -106,10 +110,11 @@ pub fn run(device: &Device, req: &Request) -> Result<Report> {
     let params = &req.params;
     // Compile once and run once outside the timing (the driver's first-use work, e.g. its
     // memory pools), so the timed runs measure the work alone.
-    gpu::Kernel::cached(gpu, req.puzzles[0].box_size())?;
+    let kernel = gpu::Kernel::cached(gpu, req.puzzles[0].box_size(), req.state_layout)?;
     let batch = Batch::runs(&req.puzzles, params, req.runs);
     let opts = gpu::GpuOptions {
         loop_pass_cap: req.loop_pass_cap,
+        state_layout: req.state_layout,
         ..Default::default()
     };
     let timed = |b: &Batch| -> Result<(Vec<InstanceResult>, Timed)> {
@@ -160,6 +165,7 @@ pub fn run(device: &Device, req: &Request) -> Result<Report> {
         compared: c_res.len(),
         mismatches: c_res.iter().zip(&g_res).filter(|(x, y)| x != y).count(),
         cpu_threads: rayon::current_num_threads(),
+        mapping: kernel.mapping(),
     })
 }
 
@@ -195,6 +201,13 @@ impl Report {
                 min_s: runs[0].seconds,
                 max_s: runs[runs.len() - 1].seconds,
                 loop_pass_cap: req.loop_pass_cap,
+                invocations_per_instance: self.mapping.tpi,
+                cells_per_invocation: self.mapping.cpt,
+                state_layout: if self.mapping.packed {
+                    gpu::StateLayout::Bytes
+                } else {
+                    gpu::StateLayout::Words
+                },
                 median_split_ms: self.median.phases.map(|p| SplitJson {
                     prepare: ms(p.prepare),
                     upload: ms(p.upload),
@@ -288,6 +301,9 @@ struct GpuRunsJson {
     min_s: f64,
     max_s: f64,
     loop_pass_cap: bool,
+    invocations_per_instance: usize,
+    cells_per_invocation: usize,
+    state_layout: gpu::StateLayout,
     median_split_ms: Option<SplitJson>,
 }
 

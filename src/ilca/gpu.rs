@@ -25,6 +25,10 @@ const WG_TARGET: usize = 256;
 /// Most invocations per workgroup for larger grids (one instance each), where the device allows.
 const WG_MAX: usize = 1024;
 
+/// Cells to a workgroup-memory word in the byte layout ([`Mapping::packed`]): states are at
+/// most 64 and degrees at most 175, so a byte each.
+pub const CELLS_PER_WORD: usize = 4;
+
 /// How instances map onto workgroups for one grid size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mapping {
@@ -34,6 +38,21 @@ pub struct Mapping {
     pub tpi: usize,
     /// Cells per invocation.
     pub cpt: usize,
+    /// States and degrees one byte per cell, four to a workgroup-memory word (`PACKED` in
+    /// ilca.wgsl); an invocation then owns runs of four cells. Else one word per cell.
+    pub packed: bool,
+}
+
+crate::choice! {
+    /// How the kernel keeps an instance's states and degrees in workgroup memory (see
+    /// [`Mapping::packed`]). By default words wherever they fit the device, bytes elsewhere
+    /// (64x64 on every current device); [`GpuOptions::state_layout`] can ask for either.
+    pub enum StateLayout {
+        /// One u32 per cell (`Mapping::within`).
+        Words = "words",
+        /// One byte per cell, four to a word (`Mapping::packed_within`).
+        Bytes = "bytes",
+    }
 }
 
 impl Mapping {
@@ -56,12 +75,14 @@ impl Mapping {
                 ipw: WG_TARGET / cells,
                 tpi: cells,
                 cpt: 1,
+                packed: false,
             }
         } else if cells <= 3 * WG_TARGET || wide <= WG_TARGET {
             Mapping {
                 ipw: 1,
                 tpi: WG_TARGET,
                 cpt: cells.div_ceil(WG_TARGET),
+                packed: false,
             }
         } else {
             let cpt = cells.div_ceil(wide);
@@ -69,7 +90,40 @@ impl Mapping {
                 ipw: 1,
                 tpi: cells.div_ceil(cpt),
                 cpt,
+                packed: false,
             }
+        }
+    }
+
+    /// The byte layout: one instance per workgroup, each invocation owning whole words (runs
+    /// of four cells), as few as `max_invocations` (at most 1,024) allow. 64x64: 1,024
+    /// invocations of 4 cells; 49x49: 601 of 4.
+    pub fn packed_within(cells: usize, max_invocations: usize) -> Mapping {
+        let words = cells.div_ceil(CELLS_PER_WORD);
+        let wpt = words.div_ceil(max_invocations.clamp(1, WG_MAX));
+        Mapping {
+            ipw: 1,
+            tpi: words.div_ceil(wpt),
+            cpt: CELLS_PER_WORD * wpt,
+            packed: true,
+        }
+    }
+
+    /// The mapping of `layout`, or where none is asked for, words if they fit
+    /// `workgroup_limit` bytes and bytes otherwise.
+    pub fn choose(
+        b: usize,
+        max_invocations: usize,
+        workgroup_limit: usize,
+        layout: Option<StateLayout>,
+    ) -> Mapping {
+        let cells = crate::puzzle::Geometry::get(b).cells;
+        let words = Mapping::within(cells, max_invocations);
+        match layout {
+            Some(StateLayout::Words) => words,
+            Some(StateLayout::Bytes) => Mapping::packed_within(cells, max_invocations),
+            None if workgroup_bytes(b, words) <= workgroup_limit => words,
+            None => Mapping::packed_within(cells, max_invocations),
         }
     }
 }
@@ -157,12 +211,18 @@ pub fn shares(settings: &[IlcaParams]) -> bool {
 }
 
 /// Workgroup memory the kernel for box size `b` under mapping `m` declares: per instance two
-/// copies of `states` and one of `degrees` per cell, two `unhappy` flags and `unit_ok` per
-/// unit. Up to 49x49 it fits the 49,152 bytes NVIDIA's Vulkan driver offers; 64x64 (49,928)
-/// does not, and runs where a device offers more, or on the CPU.
+/// copies of `states` and one of `degrees` (a word per cell, or packed a byte), two `unhappy`
+/// flags and `unit_ok` per unit. In words, up to 49x49 fits the 49,152 bytes NVIDIA's Vulkan
+/// driver offers and the 32,768 of lavapipe; 64x64 (49,928) fits neither, so it is packed
+/// (13,064).
 pub fn workgroup_bytes(b: usize, m: Mapping) -> usize {
     let g = crate::puzzle::Geometry::get(b);
-    size_of::<u32>() * m.ipw * (3 * g.cells + 2 + 3 * g.n)
+    let words = if m.packed {
+        g.cells.div_ceil(CELLS_PER_WORD)
+    } else {
+        g.cells
+    };
+    size_of::<u32>() * m.ipw * (3 * words + 2 + 3 * g.n)
 }
 
 /// Knobs of the GPU engine that do not change results.
@@ -177,6 +237,9 @@ pub struct GpuOptions {
     /// adapter). Off only to measure what the cap costs on a GPU without llvmpipe's loop
     /// limit (`gpu-sudoku bench --no-loop-pass-cap`): on lavapipe, results then go wrong.
     pub loop_pass_cap: bool,
+    /// The layout of states and degrees in workgroup memory; `None`: [`Mapping::choose`]'s
+    /// default. Only to measure one against the other (`gpu-sudoku bench --state-layout`).
+    pub state_layout: Option<StateLayout>,
 }
 
 impl Default for GpuOptions {
@@ -185,6 +248,7 @@ impl Default for GpuOptions {
             max_chunk: 1 << 20,
             cell_steps_per_submission: 1 << 31,
             loop_pass_cap: true,
+            state_layout: None,
         }
     }
 }
@@ -311,6 +375,8 @@ pub(crate) fn prelude(b: usize, m: Mapping) -> Prelude {
         .size("IPW", m.ipw)
         .size("TPI", m.tpi)
         .size("CPT", m.cpt)
+        .bool("PACKED", m.packed)
+        .size("CELLS_PER_WORD", CELLS_PER_WORD)
         // tables: peers | units | settings (see run_inner)
         .size("UNITS_OFF", g.peers.len())
         .size("SET_OFF", g.peers.len() + g.units.len())
@@ -376,13 +442,18 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    pub fn new(gpu: &Gpu, b: usize) -> Result<Kernel> {
+    pub fn new(gpu: &Gpu, b: usize, layout: Option<StateLayout>) -> Result<Kernel> {
         let g = crate::puzzle::Geometry::get(b);
         let limit = gpu
             .limits
             .max_compute_invocations_per_workgroup
             .min(gpu.limits.max_compute_workgroup_size_x);
-        let mapping = Mapping::within(g.cells, limit as usize);
+        let mapping = Mapping::choose(
+            b,
+            limit as usize,
+            gpu.limits.max_compute_workgroup_storage_size as usize,
+            layout,
+        );
         let invocations = (mapping.ipw * mapping.tpi) as u32;
         ensure!(
             invocations <= gpu.limits.max_compute_invocations_per_workgroup
@@ -422,9 +493,16 @@ impl Kernel {
         self.mapping
     }
 
-    /// The kernel for box size `b`, compiled once per device.
-    pub fn cached(gpu: &Gpu, b: usize) -> Result<std::sync::Arc<Kernel>> {
-        gpu.cached(&format!("ilca-{b}"), || Kernel::new(gpu, b))
+    /// The kernel for box size `b` (and `layout`, see [`GpuOptions::state_layout`]), compiled
+    /// once per device.
+    pub fn cached(
+        gpu: &Gpu,
+        b: usize,
+        layout: Option<StateLayout>,
+    ) -> Result<std::sync::Arc<Kernel>> {
+        gpu.cached(&format!("ilca-{b}-{layout:?}"), || {
+            Kernel::new(gpu, b, layout)
+        })
     }
 }
 
@@ -494,7 +572,7 @@ fn run_inner(
         batch.puzzles.iter().all(|p| p.box_size() == b),
         "all puzzles of a GPU batch must have the same size"
     );
-    let kernel = Kernel::cached(gpu, b)?;
+    let kernel = Kernel::cached(gpu, b, opts.state_layout)?;
     let g = first.geometry();
     let (cells, n) = (g.cells, g.n);
 
@@ -912,6 +990,15 @@ mod tests {
             .collect();
         assert_eq!(bytes, [3968, 3264, 3272, 7808, 15992, 29408, 49928]);
         assert!(bytes[..6].iter().all(|&x| x <= 49_152));
+    }
+
+    #[test]
+    fn states_and_degrees_fit_the_byte_layout() {
+        let max = (1usize << (32 / CELLS_PER_WORD)) - 1;
+        for b in 2..=8 {
+            let g = crate::puzzle::Geometry::get(b);
+            assert!(g.n <= max && g.n_peers <= max, "{b}");
+        }
     }
 
     #[test]

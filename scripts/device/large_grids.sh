@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Large grids on the GPU (#35): ILCA 25x25 … 64x64 in the default layout of states and degrees
+# (words where they fit the device, bytes for 64x64) and 25x25 … 49x49 with bytes too, then
+# RFSS 64x64. Usage: scripts/device/large_grids.sh BINARY; writes $OUT/large-grids.csv (one
+# row per ILCA bench: side, layout, GPU median s, cell-updates/s, CPU cell-updates/s, agreement)
+# and the commands' output in $OUT/large-grids.log.
+set -u
+[ "${SKIP_SETUP:-}" ] || source scripts/device/setup.sh >/dev/null
+bin=$1
+log=$OUT/large-grids.log
+W=$(mktemp -d)
+# LARGE_QUICK=1: tiny runs, to try the script on a machine without a GPU.
+RUNS=100; STEPS=100; SIDES="25 36 49 64"; RG=10000
+[ "${LARGE_QUICK:-}" ] && { RUNS=1; STEPS=3; SIDES="25 64"; RG=3; }
+echo "side,layout,invocations,cells_per_invocation,gpu_median_s,gpu_cell_updates_per_s,cpu_cell_updates_per_s,agreement" \
+  > $OUT/large-grids.csv
+for n in $SIDES; do
+  # 10 paper-model puzzles, d = 0.5, × RUNS runs; the CPU runs the first few instances.
+  "$bin" generate --model paper --d 0.5 --size $n --count 10 --seed 1 -o $W/p$n.txt 2>>$log
+  layouts="default bytes"; [ $n = 64 ] && layouts=default
+  for layout in $layouts; do
+    flag=; [ $layout = bytes ] && flag="--state-layout bytes"
+    echo "\$ bench p$n --runs $RUNS --steps $STEPS $flag" >>$log
+    "$bin" bench $W/p$n.txt --runs $RUNS --steps $STEPS --cpu-instances 20 $flag --json $W/b.json \
+      >$W/out 2>&1
+    rc=$?; cat $W/out >>$log
+    [ $rc = 0 ] || { echo "$n,$layout,failed rc=$rc,,,,," >>$OUT/large-grids.csv; continue; }
+    python3 - "$n" "$W/b.json" >>$OUT/large-grids.csv <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[2])); g = j["gpu_runs"]
+print(",".join(str(x) for x in [sys.argv[1], g["state_layout"], g["invocations_per_instance"],
+    g["cells_per_invocation"], g["median_s"], j["gpu"]["cell_updates_per_s"],
+    j["cpu"]["cell_updates_per_s"], "identical" if j["mismatches"] == 0 else "DIFFER"]))
+EOF
+  done
+done
+# RFSS 64x64: 100 instances (10 puzzles, 10 times each), RG generations.
+for i in $(seq 10); do sed -n '/^[^#]/p' $W/p64.txt; done > $W/r64.txt 2>/dev/null
+if [ -s $W/r64.txt ]; then
+  echo "\$ rfss r64 (100 × 64x64) --backend gpu --max-generations $RG" >>$log
+  "$bin" rfss $W/r64.txt --backend gpu --max-generations $RG --json $W/r.json 2>&1 | tail -3 >>$log
+fi
+cat $OUT/large-grids.csv
+grep "^r64:" $log
