@@ -731,10 +731,59 @@ fn run_chunk(
     phases.upload += clock.elapsed();
     let clock = std::time::Instant::now();
 
+    // The results, built where the last readback is mapped (no copy of it first), on every
+    // core (a million instances take half a second on one): grids built and checked.
+    let results_clock = std::cell::Cell::new(std::time::Duration::ZERO);
+    let build = |bytes: &[u8]| -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
+        let clock = std::time::Instant::now();
+        let at = status_bytes as usize;
+        let words = |r: std::ops::Range<usize>| -> Vec<u32> { bytemuck::pod_collect_to_vec(&bytes[r]) };
+        // Aligned as the mapping is (MAP_ALIGNMENT); copied only if a platform were not.
+        let (status, choices) = match (
+            bytemuck::try_cast_slice::<u8, u32>(&bytes[..at]),
+            bytemuck::try_cast_slice::<u8, u32>(&bytes[at..at + choices_bytes as usize]),
+        ) {
+            (Ok(s), Ok(c)) => (std::borrow::Cow::Borrowed(s), std::borrow::Cow::Borrowed(c)),
+            _ => (
+                std::borrow::Cow::Owned(words(0..at)),
+                std::borrow::Cow::Owned(words(at..at + choices_bytes as usize)),
+            ),
+        };
+        let out = (part.par_iter().enumerate())
+            .map(|(k, i)| -> Result<InstanceResult> {
+                let cells_k: Vec<u8> = choices[k * cells..(k + 1) * cells]
+                    .iter()
+                    .map(|&v| v as u8)
+                    .collect();
+                let grid = Grid::from_cells(kernel.b, cells_k)?;
+                let st = status[k];
+                let ok = st != 0 && st & EXHAUSTED == 0;
+                Ok(InstanceResult {
+                    puzzle: i.puzzle,
+                    run: i.run,
+                    solved: ok && grid.is_solution_of(&batch.puzzles[i.puzzle]),
+                    steps: if ok {
+                        st
+                    } else {
+                        batch.settings[i.setting].steps
+                    },
+                    grid: grid.to_line(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let weights: Vec<f32> =
+            bytemuck::pod_collect_to_vec(&bytes[at + choices_bytes as usize..]);
+        let weights = weights
+            .chunks((cells * n).max(1))
+            .map(<[f32]>::to_vec)
+            .collect();
+        results_clock.set(clock.elapsed());
+        Ok((out, weights))
+    };
+
     let mut t0 = 0u32;
     let mut finished = 0usize;
-    let mut status = vec![0u32; count];
-    let mut result_bytes = None;
+    let mut built = None;
     while t0 < max_steps {
         let end_t = t0 + k_steps.min(max_steps - t0);
         let mut list = Vec::new();
@@ -771,13 +820,17 @@ fn run_chunk(
         if last {
             copy_results(&mut enc);
         }
-        let bytes =
-            gpu.submit_and_read(enc, &staging, if last { all_bytes } else { status_bytes })?;
-        status = bytemuck::pod_collect_to_vec(&bytes[..status_bytes as usize]);
-        if last {
-            result_bytes = Some(bytes);
-        }
-        let done = status.iter().filter(|&&s| s != 0).count();
+        let (done, results) = gpu.submit_and_read_with(
+            enc,
+            &staging,
+            if last { all_bytes } else { status_bytes },
+            |bytes| {
+                let status = bytes[..status_bytes as usize].chunks_exact(4);
+                let done = status.filter(|s| s != &[0; 4]).count();
+                (done, last.then(|| build(bytes)))
+            },
+        )?;
+        built = results;
         progress(done - finished);
         finished = done;
         crate::interrupt::check()?;
@@ -787,8 +840,8 @@ fn run_chunk(
     }
     // Cannot happen once every step ran; counted so progress still ends at 100%.
     progress(count - finished);
-    let bytes = match result_bytes {
-        Some(b) => b,
+    let (out, weights) = match built {
+        Some(b) => b?,
         // Every instance finished before the last step.
         None => {
             let mut enc = gpu
@@ -796,45 +849,13 @@ fn run_chunk(
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some("ilca results"),
                 });
+            enc.copy_buffer_to_buffer(&status_buf, 0, &staging, 0, status_bytes);
             copy_results(&mut enc);
-            gpu.submit_and_read(enc, &staging, all_bytes)?
+            gpu.submit_and_read_with(enc, &staging, all_bytes, build)??
         }
     };
-    phases.compute += clock.elapsed();
-    let clock = std::time::Instant::now();
-    let at = status_bytes as usize;
-    let choices: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes[at..at + choices_bytes as usize]);
-    let weights: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes[at + choices_bytes as usize..]);
-    drop(bytes);
-    // Grids built and checked on every core (a million instances take half a second on one).
-    let out = (part.par_iter().enumerate())
-        .map(|(k, i)| -> Result<InstanceResult> {
-            let cells_k: Vec<u8> = choices[k * cells..(k + 1) * cells]
-                .iter()
-                .map(|&v| v as u8)
-                .collect();
-            let grid = Grid::from_cells(kernel.b, cells_k)?;
-            let st = status[k];
-            let ok = st != 0 && st & EXHAUSTED == 0;
-            Ok(InstanceResult {
-                puzzle: i.puzzle,
-                run: i.run,
-                solved: ok && grid.is_solution_of(&batch.puzzles[i.puzzle]),
-                steps: if ok {
-                    st
-                } else {
-                    batch.settings[i.setting].steps
-                },
-                grid: grid.to_line(),
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let per_instance = cells * n;
-    let weights = weights
-        .chunks(per_instance.max(1))
-        .map(<[f32]>::to_vec)
-        .collect();
-    phases.results += clock.elapsed();
+    phases.compute += clock.elapsed() - results_clock.get();
+    phases.results += results_clock.get();
     Ok((out, weights))
 }
 
