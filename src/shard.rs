@@ -153,16 +153,49 @@ pub fn ranges(
 /// FNV-1a (64-bit) of a byte stream: the content hash that identifies a run's inputs, so
 /// shards of different inputs are not merged.
 pub fn content_hash<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = ContentHasher::new();
     for part in parts {
-        for &b in part {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        h ^= 0xff; // separates parts
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        h.update(part);
+        h.end_part();
     }
-    format!("{h:016x}")
+    h.finish()
+}
+
+/// [`content_hash`] fed piece by piece: `update` with a part's bytes (in any number of
+/// pieces), `end_part` after each part.
+#[derive(Clone, Copy, Debug)]
+pub struct ContentHasher(u64);
+
+impl ContentHasher {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+
+    pub fn new() -> ContentHasher {
+        ContentHasher(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(Self::PRIME);
+        }
+    }
+
+    /// Separates parts, so that ("ab", "c") and ("a", "bc") differ.
+    pub fn end_part(&mut self) {
+        self.0 ^= 0xff;
+        self.0 = self.0.wrapping_mul(Self::PRIME);
+    }
+
+    /// The hash as 16 lowercase hex digits.
+    pub fn finish(&self) -> String {
+        format!("{:016x}", self.0)
+    }
+}
+
+impl Default for ContentHasher {
+    fn default() -> Self {
+        ContentHasher::new()
+    }
 }
 
 /// Checks that `shards` (the `index` of every file to merge) are 0..count once each (shards

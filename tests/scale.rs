@@ -25,6 +25,7 @@ fn strip(v: &mut Value) {
                 "mean_ms",
                 "tts99_s",
                 "tts99_puzzle_median_s",
+                "digest",
             ] {
                 m.remove(k);
             }
@@ -33,6 +34,19 @@ fn strip(v: &mut Value) {
         Value::Array(a) => a.iter_mut().for_each(strip),
         _ => {}
     }
+}
+
+/// A report edited by a test, signed again (its digest recomputed), so that merge's deeper
+/// checks see the edit; an edit that is not signed again is refused for its digest first.
+fn signed(v: &Value) -> String {
+    let mut v = v.clone();
+    v.as_object_mut().unwrap().remove("digest");
+    let mut out = Vec::new();
+    gpu_sudoku::report::digest::write_signed(&mut out, |w| {
+        serde_json::to_writer_pretty(w, &v).map_err(std::io::Error::other)
+    })
+    .unwrap();
+    String::from_utf8(out).unwrap()
 }
 
 fn json(p: &Path) -> Value {
@@ -224,7 +238,7 @@ fn damaged_sweep_shards_are_refused_by_shard_and_row() {
     ok(&run(&["merge", s0.to_str().unwrap(), s1.to_str().unwrap()]));
     let merged_with = |v: &Value| {
         let damaged = d.join("damaged.json");
-        std::fs::write(&damaged, serde_json::to_string_pretty(v).unwrap()).unwrap();
+        std::fs::write(&damaged, signed(v)).unwrap();
         fails(&run(&[
             "merge",
             damaged.to_str().unwrap(),
@@ -256,8 +270,8 @@ fn damaged_sweep_shards_are_refused_by_shard_and_row() {
     let mut w = json(&s1);
     w["params"]["settings"] = (1u64 << 40).into();
     let (a, b) = (d.join("a.json"), d.join("b.json"));
-    std::fs::write(&a, v.to_string()).unwrap();
-    std::fs::write(&b, w.to_string()).unwrap();
+    std::fs::write(&a, signed(&v)).unwrap();
+    std::fs::write(&b, signed(&w)).unwrap();
     let e = fails(&run(&["merge", a.to_str().unwrap(), b.to_str().unwrap()]));
     assert!(
         e.contains("settings missing from the shards: 4, 5,") && e.len() < 2_000,
@@ -372,7 +386,7 @@ fn gzipped_compare_shards_merge_to_the_whole_run() {
     let mut v = json(Path::new(&shards[1]));
     v["attempts"][0]["path"] = "other/easy.txt.gz".into();
     let edited = d.join("edited.json");
-    std::fs::write(&edited, v.to_string()).unwrap();
+    std::fs::write(&edited, signed(&v)).unwrap();
     let e = fails(&run(&["merge", &shards[0], edited.to_str().unwrap()]));
     assert!(
         e.contains("other/easy.txt.gz") && e.contains("not on any of the run's inputs"),
@@ -529,7 +543,7 @@ fn merge_refuses_what_does_not_belong_together() {
     let mut v = json(Path::new(&a1));
     v["version"] = "0.0.0".into();
     let old = d.join("old.json");
-    std::fs::write(&old, v.to_string()).unwrap();
+    std::fs::write(&old, signed(&v)).unwrap();
     let e = fails(&run(&["merge", &a0, old.to_str().unwrap(), &a2]));
     assert!(e.contains("`version` differs"), "{e}");
     let whole = d.join("whole.json");
@@ -567,7 +581,7 @@ fn merge_refuses_what_does_not_belong_together() {
         let mut v = json(Path::new(&a0));
         v["shard"] = shard;
         let damaged = d.join("damaged.json");
-        std::fs::write(&damaged, v.to_string()).unwrap();
+        std::fs::write(&damaged, signed(&v)).unwrap();
         let e = fails(&run(&["merge", damaged.to_str().unwrap()]));
         assert!(e.contains(says) && e.len() < 2_000, "{e}");
     }
@@ -613,7 +627,7 @@ fn merge_checks_solved_grids_against_the_clues_it_reads_again() {
             .find(|i| i["solved"] == true)
             .expect("a solved instance");
         inst["grid"] = grid(inst["grid"].as_str().unwrap()).into();
-        std::fs::write(&edited, v.to_string()).unwrap();
+        std::fs::write(&edited, signed(&v)).unwrap();
         fails(&run(&["merge", edited.to_str().unwrap(), &shards[1]]))
     };
     // A free cell (r1c3 is blank in the classic puzzle) set to its neighbour's digit.
@@ -1247,5 +1261,96 @@ fn merge_prints_the_paper_column_batch_prints() {
     };
     assert!(note(&merged).is_some(), "{merged}");
     assert_eq!(note(&whole), note(&merged));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A shard changed after it was written (a step count one lower, an unsolved instance claimed
+/// solved, a reformatting, the digest removed) is refused by name before any record of it is
+/// used: every report carries a digest of its bytes, and merge checks it first.
+#[test]
+fn edited_shards_are_refused_by_their_digest() {
+    let d = temp_dir("scale-digest");
+    for (kind, args) in [
+        (
+            "batch",
+            &["batch", "puzzles/evil.txt", "--runs", "2", "--steps", "30"][..],
+        ),
+        (
+            "compare",
+            &[
+                "compare",
+                "puzzles/hard.txt",
+                "--algos",
+                "ilca,mrv",
+                "--runs",
+                "1",
+            ][..],
+        ),
+        (
+            "sweep",
+            &[
+                "sweep",
+                "puzzles/easy.txt",
+                "--lr",
+                "0.5:1:0.5",
+                "--steps",
+                "30",
+            ][..],
+        ),
+    ] {
+        let shards: Vec<String> = (1..=2)
+            .map(|k| {
+                let p = d.join(format!("{kind}{k}.json"));
+                let csv = d.join(format!("{kind}{k}.csv"));
+                ok(&bin()
+                    .args(args)
+                    .args(["--shard", &format!("{k}/2"), "--json", p.to_str().unwrap()])
+                    .args(["--csv", csv.to_str().unwrap()])
+                    .output()
+                    .unwrap());
+                p.display().to_string()
+            })
+            .collect();
+        ok(&run(&["merge", &shards[0], &shards[1]]));
+        let text = std::fs::read_to_string(&shards[1]).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["digest"].as_str().map(str::len), Some(16), "{kind}");
+        // The first count in the report one lower; an instance's `solved` flipped; the whole
+        // document on one line; the digest line gone.
+        let b = text.as_bytes();
+        let at = (2..b.len() - 1)
+            .find(|&i| {
+                &b[i - 2..i] == b": " && (b'1'..=b'9').contains(&b[i]) && b",\n".contains(&b[i + 1])
+            })
+            .unwrap();
+        let mut lowered = b.to_vec();
+        lowered[at] -= 1;
+        let edits = [
+            String::from_utf8(lowered).unwrap(),
+            if text.contains("\"solved\": false") {
+                text.replacen("\"solved\": false", "\"solved\": true", 1)
+            } else if text.contains("\"solved\": true") {
+                text.replacen("\"solved\": true", "\"solved\": false", 1)
+            } else {
+                // a sweep row's count of solved runs
+                text.replacen("\"solved\": ", "\"solved\": 1", 1)
+            },
+            serde_json::to_string(&v).unwrap(),
+            text.replace(
+                &format!(",\n  \"digest\": \"{}\"", v["digest"].as_str().unwrap()),
+                "",
+            ),
+        ];
+        for (i, edited) in edits.iter().enumerate() {
+            assert!(edited != &text, "{kind} edit {i} changed nothing");
+            let p = d.join(format!("{kind}-edited.json"));
+            std::fs::write(&p, edited).unwrap();
+            let e = fails(&run(&["merge", &shards[0], p.to_str().unwrap()]));
+            assert!(
+                e.contains(&format!("{}: it", p.display())) && e.contains("digest"),
+                "{kind} edit {i}: {e}"
+            );
+        }
+    }
     std::fs::remove_dir_all(&d).ok();
 }

@@ -737,7 +737,8 @@ fn run_chunk(
     let build = |bytes: &[u8]| -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
         let clock = std::time::Instant::now();
         let at = status_bytes as usize;
-        let words = |r: std::ops::Range<usize>| -> Vec<u32> { bytemuck::pod_collect_to_vec(&bytes[r]) };
+        let words =
+            |r: std::ops::Range<usize>| -> Vec<u32> { bytemuck::pod_collect_to_vec(&bytes[r]) };
         // Aligned as the mapping is (MAP_ALIGNMENT); copied only if a platform were not.
         let (status, choices) = match (
             bytemuck::try_cast_slice::<u8, u32>(&bytes[..at]),
@@ -771,8 +772,7 @@ fn run_chunk(
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let weights: Vec<f32> =
-            bytemuck::pod_collect_to_vec(&bytes[at + choices_bytes as usize..]);
+        let weights: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes[at + choices_bytes as usize..]);
         let weights = weights
             .chunks((cells * n).max(1))
             .map(<[f32]>::to_vec)

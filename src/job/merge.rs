@@ -46,16 +46,20 @@ pub enum Kind {
     Sweep,
 }
 
-/// Reads one shard report (at most [`crate::limits::MAX_REPORT_BYTES`]) as JSON.
+/// Reads one shard report (at most [`crate::limits::MAX_REPORT_BYTES`]) as JSON, and checks
+/// its digest (the report is what its writer wrote, byte for byte) before anything in it is
+/// used.
 fn read_doc(path: &str) -> Result<Value> {
     let text = crate::limits::read_text(path, crate::limits::MAX_REPORT_BYTES, "a shard report")?;
-    serde_json::from_str(&text).map_err(|e| {
+    let doc = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{path}:{}:{}: not a JSON report ({e}; a shard cut short?)",
             e.line(),
             e.column()
         )
-    })
+    })?;
+    crate::report::digest::check(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    Ok(doc)
 }
 
 impl Shards {

@@ -519,11 +519,10 @@ impl Report {
         })
     }
 
-    /// The JSON report, pretty-printed, with a final newline.
+    /// The JSON report, pretty-printed, its digest last, with a final newline.
     pub fn write_json(&self, w: &mut dyn Write) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(&self.json()).map_err(std::io::Error::other)?;
-        w.write_all(text.as_bytes())?;
-        w.write_all(b"\n")
+        crate::report::digest::write_signed(w, |w| w.write_all(text.as_bytes()))
     }
 
     /// The best sweep setting of each file (and of `all`), in the rows' order: the row with

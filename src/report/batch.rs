@@ -681,8 +681,9 @@ pub fn write_batch_json(
             .collect(),
         overall: Summary::overall(files),
     };
-    serde_json::to_writer_pretty(&mut *w, &doc).map_err(std::io::Error::other)?;
-    w.write_all(b"\n")
+    super::digest::write_signed(w, |w| {
+        serde_json::to_writer_pretty(w, &doc).map_err(std::io::Error::other)
+    })
 }
 
 /// Quotes a CSV field when needed (RFC 4180).

@@ -2,6 +2,7 @@
 //! built from them (tables, JSON, CSV).
 
 pub mod batch;
+pub mod digest;
 pub mod schema;
 pub mod stats;
 

@@ -106,7 +106,15 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
 pub fn strip_where_and_when(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(m) => {
-            for k in ["backend", "adapter", "command", "timing", "provenance"] {
+            // The digest covers every byte, these included.
+            for k in [
+                "backend",
+                "adapter",
+                "command",
+                "timing",
+                "provenance",
+                "digest",
+            ] {
                 m.remove(k);
             }
             m.values_mut().for_each(strip_where_and_when);

@@ -333,10 +333,11 @@ pub struct Report<A = Vec<AttemptRecord>> {
 }
 
 impl<A: Attempts> Report<A> {
-    /// The JSON report, reading the attempts as it goes.
+    /// The JSON report, reading the attempts as it goes; its digest last.
     pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        serde_json::to_writer_pretty(&mut *w, self).map_err(std::io::Error::other)?;
-        w.write_all(b"\n")
+        crate::report::digest::write_signed(w, |w| {
+            serde_json::to_writer_pretty(w, self).map_err(std::io::Error::other)
+        })
     }
 
     /// The CSV: one row per attempt, [`CSV_HEAD`] then every entry parameter as `param_NAME`
