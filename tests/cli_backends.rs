@@ -158,3 +158,43 @@ fn rfss_refuses_no_loop_pass_cap_on_the_cpu() {
     ]));
     assert!(e.contains("--no-loop-pass-cap is a GPU setting"), "{e}");
 }
+
+/// `--max-iterations` names the iteration cap on every command that has one; on `bench` it is
+/// ILCA's `--steps` (it was missing there).
+#[test]
+fn bench_takes_max_iterations_as_every_command_does() {
+    for cmd in ["batch", "bench"] {
+        if cmd == "bench" && common::gpu().is_none() {
+            continue;
+        }
+        let mut args = vec![
+            cmd,
+            "puzzles/classic.txt",
+            "--runs",
+            "1",
+            "--max-iterations",
+            "7",
+        ];
+        if cmd == "bench" {
+            args.extend(["--repeat", "1"]);
+        }
+        args.extend(["--json", "-"]);
+        let o = common::run(&args);
+        assert!(
+            o.status.success(),
+            "{cmd}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["params"]["steps"], 7, "{cmd}");
+        let o = common::run(&[
+            cmd,
+            "puzzles/classic.txt",
+            "--max-iterations",
+            "7",
+            "--steps",
+            "8",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: both names at once");
+    }
+}

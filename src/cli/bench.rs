@@ -43,11 +43,17 @@ pub struct Args {
     pub input: InputArgs,
     #[command(flatten)]
     pub ilca: IlcaArgs,
+    /// The step cap by its common name (every command's iteration cap answers to it): --steps.
+    #[arg(long, value_name = "N", conflicts_with = "steps")]
+    pub max_iterations: Option<u32>,
     #[command(flatten)]
     pub reports: ReportArgs,
 }
 
-pub fn run(a: Args) -> Result<ExitCode> {
+pub fn run(mut a: Args) -> Result<ExitCode> {
+    if let Some(n) = a.max_iterations {
+        a.ilca.steps = Some(n);
+    }
     let params = a.ilca.params()?;
     if a.runs == 0 {
         bail!("--runs must be at least 1");
