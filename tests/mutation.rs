@@ -9,7 +9,7 @@
 //! --nocapture`).
 
 mod common;
-use common::{bin, ok, run, temp_dir};
+use common::{bin, ok, run, strip_run_specific as strip, temp_dir};
 use serde_json::Value;
 use std::path::Path;
 
@@ -109,33 +109,6 @@ fn mutate(text: &[u8], rng: &mut Rng) -> (&'static str, Vec<u8>) {
             }
             ("field edited", b)
         }
-    }
-}
-
-/// Drops what legitimately differs between two runs of the same work.
-fn strip(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            for k in [
-                "timing",
-                "command",
-                "provenance",
-                "backend",
-                "adapter",
-                "shard",
-                "seconds",
-                "median_ms",
-                "mean_ms",
-                "tts99_s",
-                "tts99_puzzle_median_s",
-                "digest",
-            ] {
-                m.remove(k);
-            }
-            m.values_mut().for_each(strip);
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip),
-        _ => {}
     }
 }
 

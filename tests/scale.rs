@@ -4,37 +4,10 @@
 //! compare to the same attempts and rows.
 
 mod common;
-use common::{bin, fails, ok, run, temp_dir};
+use common::{bin, fails, ok, run, strip_run_specific as strip, temp_dir};
 use gpu_sudoku::job::journal::signed_line;
 use serde_json::Value;
 use std::path::Path;
-
-/// Drops what legitimately differs between a sharded and an unsharded run.
-fn strip(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            for k in [
-                "timing",
-                "command",
-                "provenance",
-                "backend",
-                "adapter",
-                "shard",
-                "seconds",
-                "median_ms",
-                "mean_ms",
-                "tts99_s",
-                "tts99_puzzle_median_s",
-                "digest",
-            ] {
-                m.remove(k);
-            }
-            m.values_mut().for_each(strip);
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip),
-        _ => {}
-    }
-}
 
 /// A report edited by a test, signed again (its digest recomputed), so that merge's deeper
 /// checks see the edit; an edit that is not signed again is refused for its digest first.

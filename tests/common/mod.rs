@@ -124,6 +124,35 @@ pub fn strip_where_and_when(v: &mut serde_json::Value) {
     }
 }
 
+/// Drops what legitimately differs between two runs of the same work (a sharded and a whole
+/// run, a resumed and an uninterrupted one): times, command, provenance, backend, adapter,
+/// the shard, and the digest (of every byte, these included).
+pub fn strip_run_specific(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for k in [
+                "timing",
+                "command",
+                "provenance",
+                "backend",
+                "adapter",
+                "shard",
+                "seconds",
+                "median_ms",
+                "mean_ms",
+                "tts99_s",
+                "tts99_puzzle_median_s",
+                "digest",
+            ] {
+                m.remove(k);
+            }
+            m.values_mut().for_each(strip_run_specific);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip_run_specific),
+        _ => {}
+    }
+}
+
 /// Kills `child` once the journal at `journal` holds `lines` lines (its header and
 /// `lines - 1` finished chunks or blocks), or after 120 s; waits for it to end.
 pub fn kill_when_journal_has(
