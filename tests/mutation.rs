@@ -203,19 +203,7 @@ fn journal_kind(kind: &str, args: &[&str], keep: usize, seed: u64) -> Tally {
 
 fn shard_kind(kind: &str, args: &[&str], seed: u64) -> Tally {
     let d = temp_dir(&format!("mutation-{kind}"));
-    let shards: Vec<String> = (1..=2)
-        .map(|k| {
-            let p = d.join(format!("s{k}.json"));
-            let csv = d.join(format!("s{k}.csv"));
-            ok(&bin()
-                .args(args)
-                .args(["--shard", &format!("{k}/2"), "--json", p.to_str().unwrap()])
-                .args(["--csv", csv.to_str().unwrap()])
-                .output()
-                .unwrap());
-            p.display().to_string()
-        })
-        .collect();
+    let shards = common::two_shards(&d, "s", args);
     let merged = d.join("merged.json");
     ok(&run(&[
         "merge",

@@ -1271,19 +1271,7 @@ fn edited_shards_are_refused_by_their_digest() {
             ][..],
         ),
     ] {
-        let shards: Vec<String> = (1..=2)
-            .map(|k| {
-                let p = d.join(format!("{kind}{k}.json"));
-                let csv = d.join(format!("{kind}{k}.csv"));
-                ok(&bin()
-                    .args(args)
-                    .args(["--shard", &format!("{k}/2"), "--json", p.to_str().unwrap()])
-                    .args(["--csv", csv.to_str().unwrap()])
-                    .output()
-                    .unwrap());
-                p.display().to_string()
-            })
-            .collect();
+        let shards = common::two_shards(&d, kind, args);
         ok(&run(&["merge", &shards[0], &shards[1]]));
         let text = std::fs::read_to_string(&shards[1]).unwrap();
         let v: Value = serde_json::from_str(&text).unwrap();

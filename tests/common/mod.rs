@@ -153,6 +153,24 @@ pub fn strip_run_specific(v: &mut serde_json::Value) {
     }
 }
 
+/// Runs `args` as shards 1/2 and 2/2 into `dir` (`{stem}1.json`, `{stem}1.csv`, …); the two
+/// reports' paths.
+pub fn two_shards(dir: &std::path::Path, stem: &str, args: &[&str]) -> Vec<String> {
+    (1..=2)
+        .map(|k| {
+            let p = dir.join(format!("{stem}{k}.json"));
+            let csv = dir.join(format!("{stem}{k}.csv"));
+            ok(&bin()
+                .args(args)
+                .args(["--shard", &format!("{k}/2"), "--json", p.to_str().unwrap()])
+                .args(["--csv", csv.to_str().unwrap()])
+                .output()
+                .unwrap());
+            p.display().to_string()
+        })
+        .collect()
+}
+
 /// Kills `child` once the journal at `journal` holds `lines` lines (its header and
 /// `lines - 1` finished chunks or blocks), or after 120 s; waits for it to end.
 pub fn kill_when_journal_has(
