@@ -140,7 +140,10 @@ pub fn check_disk(
     available: Option<(u64, &std::path::Path)>,
     what_helps: &str,
 ) -> Result<()> {
-    let Some(need) = instances.checked_mul(bytes_each) else {
+    let need = instances
+        .checked_mul(bytes_each)
+        .and_then(|n| n.checked_add(REPORT_FIXED_BYTES));
+    let Some(need) = need else {
         bail!("the records of {instances} instances cannot be written (the size overflows); {what_helps}");
     };
     if let Some((have, place)) = available {
@@ -157,6 +160,12 @@ pub fn check_disk(
     }
     Ok(())
 }
+
+/// What the files of one place hold besides their records, bounded from above: a report's
+/// header (command, build, parameters, inputs), its per-file and overall summaries, a
+/// journal's header line. About 2.6 kB for one 64x64 file (2026-11-27), where two records
+/// weigh 8.4 kB: without it a run of a few large instances was under-estimated.
+pub const REPORT_FIXED_BYTES: u64 = 64 * 1024;
 
 /// A readable size: 1.5 GB, 320 MB, 12 kB.
 pub fn fmt_bytes(b: u64) -> String {

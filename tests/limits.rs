@@ -309,8 +309,6 @@ fn long_compares_stream_their_attempts_instead_of_holding_them() {
 /// 241 bytes per instance where the JSON took 341, and the run failed at the end).
 #[test]
 fn the_disk_estimate_bounds_the_reports_of_wordy_inputs() {
-    use gpu_sudoku::ilca::IlcaParams;
-    use gpu_sudoku::job::batch::{Plan, Request};
     let d = common::temp_dir("limits-disk-bound");
     let dir = d
         .join("a-rather-long-folder-name-for-the-paths")
@@ -330,51 +328,92 @@ fn the_disk_estimate_bounds_the_reports_of_wordy_inputs() {
         );
     }
     std::fs::write(&file, text).unwrap();
-    let path = file.to_str().unwrap();
     for runs in [1usize, 7] {
-        let (json, csv) = (d.join("r.json"), d.join("r.csv"));
-        let out = run(&[
-            "batch",
-            path,
-            "--runs",
-            &runs.to_string(),
-            "--steps",
-            "5",
-            "--backend",
-            "cpu",
-            "--json",
-            json.to_str().unwrap(),
-            "--csv",
-            csv.to_str().unwrap(),
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let input = gpu_sudoku::puzzle::read_puzzles(path, None).unwrap();
-        let instances = (input.puzzles.len() * runs) as u64;
-        let params = IlcaParams {
-            steps: 5,
-            ..IlcaParams::default()
-        };
-        let request = Request::ilca(vec![input], params, runs);
-        let bound = Plan::new(&request).unwrap().record_bytes();
-        let size = |p: &std::path::Path| std::fs::metadata(p).unwrap().len();
-        assert!(
-            size(&json) <= bound.json * instances,
-            "{runs}: {} > {}",
-            size(&json),
-            bound.json * instances
-        );
-        assert!(
-            size(&csv) <= bound.csv * instances,
-            "{runs}: {} > {}",
-            size(&csv),
-            bound.csv * instances
-        );
-        // A bound, not a guess far off: within a factor of two of what was written.
-        assert!(bound.json * instances < 2 * size(&json) && bound.csv * instances < 2 * size(&csv));
+        disk_estimate_bounds(&d, file.to_str().unwrap(), runs);
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Runs a 5-step CPU batch of `path` with `runs` runs and checks that the disk estimate bounds
+/// the JSON and CSV written, within a factor of two.
+fn disk_estimate_bounds(d: &std::path::Path, path: &str, runs: usize) {
+    use gpu_sudoku::ilca::IlcaParams;
+    use gpu_sudoku::job::batch::{Plan, Request};
+    let (json, csv) = (d.join("r.json"), d.join("r.csv"));
+    let out = run(&[
+        "batch",
+        path,
+        "--runs",
+        &runs.to_string(),
+        "--steps",
+        "5",
+        "--backend",
+        "cpu",
+        "--json",
+        json.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let input = gpu_sudoku::puzzle::read_puzzles(path, None).unwrap();
+    let instances = (input.puzzles.len() * runs) as u64;
+    let params = IlcaParams {
+        steps: 5,
+        ..IlcaParams::default()
+    };
+    let request = Request::ilca(vec![input], params, runs);
+    let bound = Plan::new(&request).unwrap().record_bytes();
+    let size = |p: &std::path::Path| std::fs::metadata(p).unwrap().len();
+    // What the disk check counts: the records, and the files' fixed part.
+    let fixed = gpu_sudoku::limits::REPORT_FIXED_BYTES;
+    assert!(
+        size(&json) <= bound.json * instances + fixed,
+        "{path}, {runs}: {} > {}",
+        size(&json),
+        bound.json * instances + fixed
+    );
+    assert!(
+        size(&csv) <= bound.csv * instances + fixed,
+        "{path}, {runs}: {} > {}",
+        size(&csv),
+        bound.csv * instances + fixed
+    );
+    // A bound, not a guess far off: the records' part within a factor of two of what was
+    // written.
+    assert!(bound.json * instances < 2 * size(&json) && bound.csv * instances < 2 * size(&csv));
+}
+
+/// The same bound on the largest grids: 64x64 records are 4,096-character grids.
+#[test]
+fn the_disk_estimate_bounds_64x64_reports() {
+    let d = common::temp_dir("limits-disk-64");
+    let file = d.join("p64.txt");
+    let out = run(&[
+        "generate",
+        "--model",
+        "paper",
+        "--d",
+        "0.5",
+        "--size",
+        "64",
+        "--count",
+        "2",
+        "--seed",
+        "1",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for runs in [1usize, 3] {
+        disk_estimate_bounds(&d, file.to_str().unwrap(), runs);
     }
     std::fs::remove_dir_all(&d).ok();
 }
