@@ -112,9 +112,11 @@ fn degree_at(base: u32, q: u32) -> u32 {
     return degrees[base + q];
 }
 
-// Packed: own cell k's byte v joins the word being built; returns the word (see `word_done`).
+// Packed: own cell k's byte v joins the word of the cells before it in its run (the first of a
+// run starts a new word); returns the word (stored once complete, see `word_done`).
 fn with_byte(word: u32, k: u32, v: u32) -> u32 {
-    return word | (v << (BYTE * (k % CELLS_PER_WORD)));
+    let at = k % CELLS_PER_WORD;
+    return select(word, 0u, at == 0u) | (v << (BYTE * at));
 }
 // Packed: the word of own cells k-3…k is complete after own cell k; its index in the instance's
 // words, or WORDS when there is none (not packed, not the last of a run, or past the grid).
@@ -356,9 +358,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             states[sbase + wi] = word;
             states[IPW * WORDS + sbase + wi] = word;
         }
-        if (k % CELLS_PER_WORD == CELLS_PER_WORD - 1u) {
-            word = 0u;
-        }
     }
 
     for (var s = 0u; s < P.k_steps; s++) {
@@ -373,7 +372,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             atomicStore(&unhappy[par * IPW + slot], 0u);
         }
         // Stage `choose` (State::choose).
-        word = 0u;
         for (var k = 0u; k < CPT; k++) {
             let c = own_cell(j, k);
             if (live && c < CELLS && clue[k] == 0u) {
@@ -389,13 +387,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             if (live && wi < WORDS) {
                 states[sb + wi] = word;
             }
-            if (k % CELLS_PER_WORD == CELLS_PER_WORD - 1u) {
-                word = 0u;
-            }
         }
         workgroupBarrier();
         // Stage `degrees` (State::degrees); the resolved units for a selective reset.
-        word = 0u;
         for (var k = 0u; k < CPT; k++) {
             let c = own_cell(j, k);
             var deg = 0u;
@@ -419,9 +413,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let wi = word_done(j, k);
             if (live && wi < WORDS) {
                 degrees[sbase + wi] = word;
-            }
-            if (k % CELLS_PER_WORD == CELLS_PER_WORD - 1u) {
-                word = 0u;
             }
         }
         // A full restart takes the place of a selective reset on the same step (as on the CPU).

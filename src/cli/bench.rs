@@ -130,7 +130,6 @@ fn table(a: &Args, req: &Request, r: &Report) -> String {
     if a.no_loop_pass_cap {
         t += "gpu: without the per-dispatch loop-pass cap\n";
     }
-
     t += &format!(
         "gpu/cpu instance-steps/s ratio: {}x (cpu: {})\n",
         fmt_ratio(r.gpu.steps_per_s() / r.cpu.steps_per_s()),
@@ -181,7 +180,7 @@ fn gpu_runs(r: &Report) -> String {
         "gpu kernel: {} per instance, {} each; states and degrees in workgroup memory as {}\n",
         count(m.tpi as u64, "invocation", "invocations"),
         count(m.cpt as u64, "cell", "cells"),
-        if m.packed { "bytes" } else { "words" }
+        m.layout()
     );
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     if let Some(p) = r.median.phases {

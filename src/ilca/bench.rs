@@ -203,11 +203,7 @@ impl Report {
                 loop_pass_cap: req.loop_pass_cap,
                 invocations_per_instance: self.mapping.tpi,
                 cells_per_invocation: self.mapping.cpt,
-                state_layout: if self.mapping.packed {
-                    gpu::StateLayout::Bytes
-                } else {
-                    gpu::StateLayout::Words
-                },
+                state_layout: self.mapping.layout(),
                 median_split_ms: self.median.phases.map(|p| SplitJson {
                     prepare: ms(p.prepare),
                     upload: ms(p.upload),

@@ -109,6 +109,15 @@ impl Mapping {
         }
     }
 
+    /// Its layout of states and degrees in workgroup memory.
+    pub fn layout(&self) -> StateLayout {
+        if self.packed {
+            StateLayout::Bytes
+        } else {
+            StateLayout::Words
+        }
+    }
+
     /// The mapping of `layout`, or where none is asked for, words if they fit
     /// `workgroup_limit` bytes and bytes otherwise.
     pub fn choose(
@@ -736,20 +745,11 @@ fn run_chunk(
     let results_clock = std::cell::Cell::new(std::time::Duration::ZERO);
     let build = |bytes: &[u8]| -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
         let clock = std::time::Instant::now();
-        let at = status_bytes as usize;
-        let words =
-            |r: std::ops::Range<usize>| -> Vec<u32> { bytemuck::pod_collect_to_vec(&bytes[r]) };
-        // Aligned as the mapping is (MAP_ALIGNMENT); copied only if a platform were not.
-        let (status, choices) = match (
-            bytemuck::try_cast_slice::<u8, u32>(&bytes[..at]),
-            bytemuck::try_cast_slice::<u8, u32>(&bytes[at..at + choices_bytes as usize]),
-        ) {
-            (Ok(s), Ok(c)) => (std::borrow::Cow::Borrowed(s), std::borrow::Cow::Borrowed(c)),
-            _ => (
-                std::borrow::Cow::Owned(words(0..at)),
-                std::borrow::Cow::Owned(words(at..at + choices_bytes as usize)),
-            ),
-        };
+        let (at, end) = (
+            status_bytes as usize,
+            (status_bytes + choices_bytes) as usize,
+        );
+        let (status, choices) = (view::<u32>(&bytes[..at]), view::<u32>(&bytes[at..end]));
         let out = (part.par_iter().enumerate())
             .map(|(k, i)| -> Result<InstanceResult> {
                 let cells_k: Vec<u8> = choices[k * cells..(k + 1) * cells]
@@ -772,8 +772,7 @@ fn run_chunk(
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let weights: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes[at + choices_bytes as usize..]);
-        let weights = weights
+        let weights = view::<f32>(&bytes[end..])
             .chunks((cells * n).max(1))
             .map(<[f32]>::to_vec)
             .collect();
@@ -857,6 +856,15 @@ fn run_chunk(
     phases.compute += clock.elapsed() - results_clock.get();
     phases.results += results_clock.get();
     Ok((out, weights))
+}
+
+/// `bytes` as values of `T` where they lie, aligned as a mapped range is
+/// ([`wgpu::MAP_ALIGNMENT`]); copied only where they are not.
+fn view<T: bytemuck::Pod>(bytes: &[u8]) -> std::borrow::Cow<'_, [T]> {
+    bytemuck::try_cast_slice(bytes).map_or_else(
+        |_| std::borrow::Cow::Owned(bytemuck::pod_collect_to_vec(bytes)),
+        std::borrow::Cow::Borrowed,
+    )
 }
 
 #[cfg(test)]
