@@ -521,8 +521,9 @@ impl Report {
 
     /// The JSON report, pretty-printed, its digest last, with a final newline.
     pub fn write_json(&self, w: &mut dyn Write) -> std::io::Result<()> {
-        let text = serde_json::to_string_pretty(&self.json()).map_err(std::io::Error::other)?;
-        crate::report::digest::write_signed(w, |w| w.write_all(text.as_bytes()))
+        crate::report::digest::write_signed(w, |w| {
+            serde_json::to_writer_pretty(w, &self.json()).map_err(std::io::Error::other)
+        })
     }
 
     /// The best sweep setting of each file (and of `all`), in the rows' order: the row with

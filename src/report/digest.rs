@@ -48,15 +48,31 @@ struct Signer<'a> {
     held: Vec<u8>,
 }
 
+impl Signer<'_> {
+    fn pass(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.inner.write_all(bytes)?;
+        self.hash.update(bytes);
+        Ok(())
+    }
+}
+
 impl Write for Signer<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.held.extend_from_slice(buf);
-        if self.held.len() > 2 {
-            let pass = self.held.len() - 2;
-            self.inner.write_all(&self.held[..pass])?;
-            self.hash.update(&self.held[..pass]);
-            self.held.drain(..pass);
+        // Every byte but the last two seen so far passes (a long `buf` without a copy); those
+        // two are held.
+        let mut held = std::mem::take(&mut self.held);
+        if buf.len() >= 2 {
+            self.pass(&held)?;
+            self.pass(&buf[..buf.len() - 2])?;
+            held.clear();
+            held.extend_from_slice(&buf[buf.len() - 2..]);
+        } else {
+            held.extend_from_slice(buf);
+            let pass = held.len().saturating_sub(2);
+            self.pass(&held[..pass])?;
+            held.drain(..pass);
         }
+        self.held = held;
         Ok(buf.len())
     }
 
@@ -139,6 +155,25 @@ mod tests {
         assert!(check("{\n  \"a\": 1\n}\n")
             .unwrap_err()
             .contains("no digest"));
+    }
+
+    #[test]
+    fn the_bytes_pass_alike_in_any_pieces() {
+        let body = b"{\n  \"a\": [1, 2, 3]\n}";
+        let whole = {
+            let mut out = Vec::new();
+            write_signed(&mut out, |w| w.write_all(body)).unwrap();
+            out
+        };
+        for piece in [1, 2, 3, 7] {
+            let mut out = Vec::new();
+            write_signed(&mut out, |w| {
+                body.chunks(piece).try_for_each(|c| w.write_all(c))
+            })
+            .unwrap();
+            assert_eq!(out, whole, "{piece}");
+        }
+        check(std::str::from_utf8(&whole).unwrap()).unwrap();
     }
 
     #[test]
