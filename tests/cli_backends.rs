@@ -179,13 +179,7 @@ fn bench_takes_max_iterations_as_every_command_does() {
             args.extend(["--repeat", "1"]);
         }
         args.extend(["--json", "-"]);
-        let o = common::run(&args);
-        assert!(
-            o.status.success(),
-            "{cmd}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&common::ok(&common::run(&args))).unwrap();
         assert_eq!(v["params"]["steps"], 7, "{cmd}");
         let o = common::run(&[
             cmd,

@@ -340,7 +340,7 @@ fn disk_estimate_bounds(d: &std::path::Path, path: &str, runs: usize) {
     use gpu_sudoku::ilca::IlcaParams;
     use gpu_sudoku::job::batch::{Plan, Request};
     let (json, csv) = (d.join("r.json"), d.join("r.csv"));
-    let out = run(&[
+    common::ok(&run(&[
         "batch",
         path,
         "--runs",
@@ -353,12 +353,7 @@ fn disk_estimate_bounds(d: &std::path::Path, path: &str, runs: usize) {
         json.to_str().unwrap(),
         "--csv",
         csv.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ]));
     let input = gpu_sudoku::puzzle::read_puzzles(path, None).unwrap();
     let instances = (input.puzzles.len() * runs) as u64;
     let params = IlcaParams {
@@ -392,7 +387,7 @@ fn disk_estimate_bounds(d: &std::path::Path, path: &str, runs: usize) {
 fn the_disk_estimate_bounds_64x64_reports() {
     let d = common::temp_dir("limits-disk-64");
     let file = d.join("p64.txt");
-    let out = run(&[
+    common::ok(&run(&[
         "generate",
         "--model",
         "paper",
@@ -406,12 +401,7 @@ fn the_disk_estimate_bounds_64x64_reports() {
         "1",
         "-o",
         file.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ]));
     for runs in [1usize, 3] {
         disk_estimate_bounds(&d, file.to_str().unwrap(), runs);
     }
