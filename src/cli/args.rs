@@ -7,7 +7,8 @@ use gpu_sudoku::choice::Choice;
 use gpu_sudoku::job;
 use gpu_sudoku::param::ParamError;
 use gpu_sudoku::puzzle::{
-    parse_str, read_puzzles_with, Format, Grid, ParseError, PuzzleFile, ReadOptions,
+    parse_str, read_puzzles_with, scan_puzzles, Format, Grid, ParseError, PuzzleFile, PuzzleReader,
+    ReadOptions, Scan,
 };
 use gpu_sudoku::shard::Shard;
 
@@ -303,6 +304,10 @@ pub struct OnePuzzle {
     pub index: usize,
 }
 
+/// Puzzles `solve` and `rate` handle at a time: their input streams through in chunks of this
+/// many, so memory does not grow with it.
+pub const STREAM_CHUNK: usize = 4096;
+
 impl InputArgs {
     /// Reads every file of a run after checking its outputs against them (a bad file fails
     /// before anything runs); standard input at most once, no file without puzzles.
@@ -336,6 +341,22 @@ impl InputArgs {
     /// Reads `path` (`-` = stdin) as these options say.
     pub fn read(&self, path: &str) -> Result<PuzzleFile, ParseError> {
         read_puzzles_with(path, &self.options())
+    }
+
+    /// Opens `path` (`-` = stdin) to be read as it comes ([`PuzzleReader::next_chunk`]).
+    pub fn open(&self, path: &str) -> Result<PuzzleReader<'static>, ParseError> {
+        PuzzleReader::open(path, &self.options())
+    }
+
+    /// Opens `path` to be read chunk by chunk ([`PuzzleReader::next_chunk`]), in memory that
+    /// does not grow with it. A file is checked whole first ([`scan_puzzles`]), so a bad puzzle
+    /// anywhere fails before any work; standard input, which cannot be read twice, is read as
+    /// it comes (`None`).
+    pub fn stream(&self, path: &str) -> Result<(PuzzleReader<'static>, Option<Scan>), ParseError> {
+        let scan = (path != "-")
+            .then(|| scan_puzzles(path, &self.options()))
+            .transpose()?;
+        Ok((self.open(path)?, scan))
     }
 
     /// The one puzzle `which` names: puzzle `index` (0-based) of a file, or the argument itself
@@ -483,24 +504,46 @@ impl SearchLimits {
         })
     }
 
-    /// Classifies every puzzle (none, unique, several) within these limits
-    /// ([`gpu_sudoku::exact::classify_all`]), with a progress bar labelled `what` (on a terminal
-    /// only) that also shows the nodes searched so far.
-    pub fn classify_all(
+    /// The exact solver within these limits over `total` puzzles handed to it in chunks, with
+    /// a progress bar labelled `what` (on a terminal only) that also shows the nodes searched.
+    pub fn classifier(&self, total: usize, what: &str) -> anyhow::Result<Classifier> {
+        Ok(Classifier {
+            config: self.config()?,
+            nodes: std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)),
+            bar: super::progress::bar(total, what),
+            what: what.to_string(),
+        })
+    }
+}
+
+/// The exact solver classifying (none, unique, several) the chunks of a streamed file, with one
+/// progress bar for them all ([`SearchLimits::classifier`]).
+pub struct Classifier {
+    config: gpu_sudoku::exact::Config,
+    nodes: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    bar: indicatif::ProgressBar,
+    what: String,
+}
+
+impl Classifier {
+    /// Classifies `puzzles` in parallel ([`gpu_sudoku::exact::classify_all`]); `unannounced`:
+    /// they were not in the total (standard input, read as it comes).
+    pub fn classify(
         &self,
         puzzles: &[gpu_sudoku::puzzle::Puzzle],
-        what: &str,
-    ) -> anyhow::Result<Vec<gpu_sudoku::exact::Classified>> {
-        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-        let config = self.config()?;
-        let nodes = std::sync::Arc::new(AtomicU64::new(0));
-        let pb = super::progress::bar(puzzles.len(), what);
+        unannounced: bool,
+    ) -> Vec<gpu_sudoku::exact::Classified> {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        if unannounced {
+            self.bar.inc_length(puzzles.len() as u64);
+        }
+        let (pb, what) = (&self.bar, &self.what);
         let done = AtomicBool::new(false);
-        let results = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let ticker = (!pb.is_hidden()).then(|| {
                 scope.spawn(|| {
                     while !done.load(Ordering::Relaxed) {
-                        let k = nodes.load(Ordering::Relaxed);
+                        let k = self.nodes.load(Ordering::Relaxed);
                         if k > 0 {
                             pb.set_message(format!("{what} ({k} nodes searched)"));
                         }
@@ -508,15 +551,19 @@ impl SearchLimits {
                     }
                 })
             });
-            let results = gpu_sudoku::exact::classify_all(puzzles, config, &nodes, &|| pb.inc(1));
+            let results =
+                gpu_sudoku::exact::classify_all(puzzles, self.config, &self.nodes, &|| pb.inc(1));
             done.store(true, Ordering::Relaxed);
             if let Some(t) = ticker {
                 t.thread().unpark();
             }
             results
-        });
-        pb.finish_and_clear();
-        Ok(results)
+        })
+    }
+
+    /// The work is over: the bar goes.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
     }
 }
 

@@ -74,6 +74,15 @@ pub fn stderr(text: &str) {
     );
 }
 
+/// Whether standard output has refused a write (closed or broken): what follows is lost, so
+/// long work that only prints can stop.
+pub fn stdout_failed() -> bool {
+    STDOUT_ERROR
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .is_some()
+}
+
 /// The exit code the standard streams call for at the end: `None` when both took everything.
 pub fn stream_exit_code() -> Option<u8> {
     let out = *STDOUT_ERROR.lock().unwrap_or_else(|e| e.into_inner());

@@ -4,14 +4,21 @@
 //! search `--max-nodes` or `--time-limit` stopped is reported as `line N: gave up after K nodes`
 //! (JSON: `solutions` null, `gave_up_after_nodes` K). Exit code 0, 3 when the search gave up
 //! on some puzzle, 1 when the file cannot be read.
+//!
+//! The file streams through in chunks: the table's rows are printed as they are rated, and the
+//! rows of the reports wait in a scratch journal until the totals are known.
 
-use super::args::{gave_up_line, print_table, InputArgs, ReportArgs, SearchLimits, GAVE_UP};
+use super::args::{
+    gave_up_line, print_table, InputArgs, ReportArgs, SearchLimits, GAVE_UP, STREAM_CHUNK,
+};
 use anyhow::Result;
 use gpu_sudoku::choice::Choice;
 use gpu_sudoku::exact::Classified;
-use gpu_sudoku::generate::report::{self, count_solutions, count_tier, Row};
+use gpu_sudoku::generate::report::{self, Counts, Row};
 use gpu_sudoku::generate::Tier;
-use gpu_sudoku::puzzle::PuzzleFile;
+use gpu_sudoku::job::journal::{Journal, Span};
+use gpu_sudoku::report::batch::InputInfo;
+use gpu_sudoku::shard::ContentHasher;
 use std::fmt::Write;
 use std::process::ExitCode;
 
@@ -34,73 +41,119 @@ pub struct Args {
 pub fn run(a: Args) -> Result<ExitCode> {
     a.limits.config()?;
     a.reports.check(&[&a.file])?;
-    let file = a.input.read(&a.file)?;
-    let classified = a.limits.classify_all(&file.puzzles, "solving")?;
-    let pb = super::progress::bar(file.puzzles.len(), "rating");
-    let rows = report::rows(&file.puzzles, &classified, &|| pb.inc(1));
-    pb.finish_and_clear();
-    let status = if rows.iter().any(|r| r.solutions.is_none()) {
+    let (mut reader, scan) = a.input.stream(&a.file)?;
+    let solver = a
+        .limits
+        .classifier(scan.as_ref().map_or(0, |s| s.puzzles), "rating")?;
+    // The reports' rows wait here, a chunk a line, until the input's totals are known.
+    let mut kept = match a.reports.paths().is_empty() {
+        true => None,
+        false => Some((
+            Journal::scratch(&serde_json::json!({"rate": a.file}))?,
+            Vec::new(),
+        )),
+    };
+    let (mut counts, mut hash) = (Counts::default(), ContentHasher::new());
+    print_table(&a.reports, &table_heading());
+    loop {
+        let chunk = reader.next_chunk(STREAM_CHUNK)?;
+        if chunk.is_empty() {
+            break;
+        }
+        let classified = solver.classify(&chunk, scan.is_none());
+        let rows = report::rows(&chunk, &classified, &|| {});
+        let mut text = String::new();
+        for ((p, r), c) in chunk.iter().zip(&rows).zip(&classified) {
+            hash.update(p.grid.to_line().as_bytes());
+            hash.end_part();
+            counts.add(r);
+            table_row(&mut text, r, c)?;
+        }
+        print_table(&a.reports, &text);
+        if let Some((journal, spans)) = kept.as_mut() {
+            spans.push(journal.append(&rows)?);
+        }
+    }
+    solver.finish();
+    let path = reader.file().to_string();
+    if let Some((journal, spans)) = kept {
+        let input = InputInfo {
+            path: path.clone(),
+            puzzles: counts.puzzles,
+            hash: hash.finish(),
+        };
+        let rows = journal.reader();
+        let each = |spans: &[Span], visit: &mut dyn FnMut(&Row) -> std::io::Result<()>| {
+            rows.read(spans, |chunk: Vec<Row>| {
+                chunk.iter().try_for_each(&mut *visit)
+            })
+        };
+        a.reports.write_streamed(
+            |w| {
+                let command = std::env::args().collect();
+                report::write_json(w, command, input, |visit| each(&spans, visit))
+            },
+            |w| {
+                w.write_all(report::CSV_HEADER.as_bytes())?;
+                each(&spans, &mut |r| report::write_csv_row(w, &path, r))
+            },
+        )?;
+        journal.finish()?;
+    }
+    print_table(&a.reports, &totals(&path, &counts)?);
+    Ok(if counts.given_up() > 0 {
         ExitCode::from(GAVE_UP)
     } else {
         ExitCode::SUCCESS
-    };
-    a.reports.write(
-        || Ok(report::json(std::env::args().collect(), &file, &rows)?),
-        || report::csv(&file.path, &rows),
-    )?;
-    print_table(&a.reports, &table(&file, &rows, &classified)?);
-    Ok(status)
+    })
 }
 
-/// The table: a line per puzzle, then the totals.
-fn table(file: &PuzzleFile, rows: &[Row], classified: &[Classified]) -> Result<String> {
-    let mut out = String::new();
+fn table_heading() -> String {
+    format!(
+        "{:>6} {:>6} {:>6} {:>9} {:>7} {:>6}  hardest\n",
+        "line", "clues", "blank", "solutions", "tier", "score"
+    )
+}
+
+/// A puzzle's line of the table.
+fn table_row(out: &mut String, r: &Row, c: &Classified) -> std::fmt::Result {
+    if let Some(line) = gave_up_line(c, r.line) {
+        return writeln!(out, "{line}");
+    }
     writeln!(
         out,
-        "{:>6} {:>6} {:>6} {:>9} {:>7} {:>6}  hardest",
-        "line", "clues", "blank", "solutions", "tier", "score"
-    )?;
-    for (r, c) in rows.iter().zip(classified) {
-        if let Some(line) = gave_up_line(c, r.line) {
-            writeln!(out, "{line}")?;
-            continue;
-        }
-        writeln!(
-            out,
-            "{:>6} {:>6} {:>6.3} {:>9} {:>7} {:>6}  {}",
-            r.line,
-            r.clues,
-            r.blank_fraction,
-            match r.solutions {
-                Some(2) => "2+".to_string(),
-                Some(k) => k.to_string(),
-                None => "?".to_string(),
-            },
-            r.tier.as_deref().unwrap_or("-"),
-            r.score.map(|s| s.to_string()).unwrap_or_else(|| "-".into()),
-            r.hardest.as_deref().unwrap_or("-")
-        )?;
-    }
-    let count = |s: usize| count_solutions(rows, s);
-    let given_up = rows.len() - count(0) - count(1) - count(2);
+        "{:>6} {:>6} {:>6.3} {:>9} {:>7} {:>6}  {}",
+        r.line,
+        r.clues,
+        r.blank_fraction,
+        match r.solutions {
+            Some(2) => "2+".to_string(),
+            Some(k) => k.to_string(),
+            None => "?".to_string(),
+        },
+        r.tier.as_deref().unwrap_or("-"),
+        r.score.map(|s| s.to_string()).unwrap_or_else(|| "-".into()),
+        r.hardest.as_deref().unwrap_or("-")
+    )
+}
+
+/// The table's last line: the totals.
+fn totals(path: &str, counts: &Counts) -> Result<String> {
     let tiers: Vec<String> = Tier::ALL
         .iter()
-        .map(|&t| format!("{} {t}", count_tier(rows, t)))
+        .zip(counts.tiers)
+        .map(|(t, k)| format!("{k} {t}"))
         .collect();
-    writeln!(
-        out,
-        "# {}: {}; solutions: {} unique, {} with 2+, {} with none{}; tiers of the unique ones: {}",
-        file.path,
-        gpu_sudoku::report::count(rows.len() as u64, "puzzle", "puzzles"),
-        count(1),
-        count(2),
-        count(0),
+    let [none, unique, several] = counts.solutions;
+    let given_up = counts.given_up();
+    Ok(format!(
+        "# {path}: {}; solutions: {unique} unique, {several} with 2+, {none} with none{}; tiers of the unique ones: {}\n",
+        gpu_sudoku::report::count(counts.puzzles as u64, "puzzle", "puzzles"),
         if given_up > 0 {
             format!(", {given_up} given up (search limits)")
         } else {
             String::new()
         },
         tiers.join(", ")
-    )?;
-    Ok(out)
+    ))
 }

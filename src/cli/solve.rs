@@ -8,7 +8,7 @@
 //! 2 when some puzzle has none (or, without `--any`, several), 3 when the search gave up on
 //! some puzzle (before 2), 1 on an error such as bad input.
 
-use super::args::{gave_up_line, InputArgs, SearchLimits, GAVE_UP};
+use super::args::{gave_up_line, InputArgs, SearchLimits, GAVE_UP, STREAM_CHUNK};
 use anyhow::{anyhow, Result};
 use gpu_sudoku::exact::{Classified, Solutions};
 use gpu_sudoku::puzzle::{Grid, Puzzle};
@@ -52,15 +52,32 @@ struct Counts {
 
 pub fn run(a: Args) -> Result<ExitCode> {
     a.limits.config()?;
-    let file = a.input.read(&a.file)?;
+    // Like a filter, solve reads its input as it goes (no check of the whole file first): the
+    // answers before a bad line are printed, then the error ends the run.
+    let mut reader = a.input.open(&a.file)?;
     let started = Instant::now();
-    let results = a.limits.classify_all(&file.puzzles, "solving")?;
+    let solver = a.limits.classifier(0, "solving")?;
     let mut counts = Counts::default();
-    let mut out = String::new();
-    for (p, c) in file.puzzles.iter().zip(&results) {
-        answer(&a, p, c, &mut counts, &mut out)?;
+    let mut puzzles = 0;
+    let mut chunk = reader.next_chunk(STREAM_CHUNK)?;
+    // Nobody reads the answers any more: the exit code says so, and the work stops.
+    while !chunk.is_empty() && !super::output::stdout_failed() {
+        let (results, next) = std::thread::scope(|scope| {
+            let solving = scope.spawn(|| solver.classify(&chunk, true));
+            let next = reader.next_chunk(STREAM_CHUNK);
+            (solving.join(), next)
+        });
+        let results = results.map_err(|_| anyhow!("internal error: the solver panicked"))?;
+        let mut out = String::new();
+        for (p, c) in chunk.iter().zip(&results) {
+            answer(&a, p, c, &mut counts, &mut out)?;
+        }
+        super::output::stdout(&out);
+        puzzles += chunk.len();
+        chunk = next?;
     }
-    super::output::stdout(&out);
+    solver.finish();
+    let path = reader.file();
     let Counts {
         unique,
         multiple,
@@ -71,15 +88,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
     } = counts;
     if as_file + not_as_file > 0 {
         errln!(
-            "{}: {} answers compared with the file's solution column: {as_file} equal, {not_as_file} differ",
-            file.path,
+            "{path}: {} answers compared with the file's solution column: {as_file} equal, {not_as_file} differ",
             as_file + not_as_file
         );
     }
     errln!(
-        "{}: {}, {unique} unique, {multiple} with several solutions, {none} without a solution{} ({:.3} s)",
-        file.path,
-        gpu_sudoku::report::count(file.puzzles.len() as u64, "puzzle", "puzzles"),
+        "{path}: {}, {unique} unique, {multiple} with several solutions, {none} without a solution{} ({:.3} s)",
+        gpu_sudoku::report::count(puzzles as u64, "puzzle", "puzzles"),
         if gave_up > 0 {
             format!(", {gave_up} given up (search limits)")
         } else {

@@ -6,14 +6,15 @@ use super::rate::{rate_with_solution, Technique};
 use super::Tier;
 use crate::choice::Choice;
 use crate::exact::{Classified, Solutions};
-use crate::puzzle::{Puzzle, PuzzleFile};
+use crate::puzzle::Puzzle;
 use crate::report::batch::{csv_field, Header, InputInfo};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::io::Write;
 
 /// One puzzle's row of the report.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Row {
     pub line: usize,
     pub clues: usize,
@@ -29,7 +30,7 @@ pub struct Row {
     /// Uses per technique (only those used).
     pub uses: BTreeMap<String, u32>,
     /// The puzzle line's extra fields (e.g. `name=ai-escargot`; absent when none).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub extra: String,
 }
 
@@ -84,65 +85,99 @@ pub fn rows(puzzles: &[Puzzle], classified: &[Classified], done: &(dyn Fn() + Sy
         .collect()
 }
 
-/// How many rows have `solutions` solutions (2: two or more).
-pub fn count_solutions(rows: &[Row], solutions: usize) -> usize {
-    rows.iter()
-        .filter(|r| r.solutions == Some(solutions))
-        .count()
+/// The totals of a report's rows, added up as the rows stream past.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub puzzles: usize,
+    /// By number of solutions: none, one, two or more.
+    pub solutions: [usize; 3],
+    /// Unique puzzles by tier, in [`Tier::ALL`] order.
+    pub tiers: [usize; Tier::ALL.len()],
 }
 
-/// How many rows are of `tier`.
-pub fn count_tier(rows: &[Row], tier: Tier) -> usize {
-    rows.iter()
-        .filter(|r| r.tier.as_deref() == Some(tier.name()))
-        .count()
+impl Counts {
+    pub fn add(&mut self, row: &Row) {
+        self.puzzles += 1;
+        if let Some(k) = row.solutions {
+            self.solutions[k.min(2)] += 1;
+        }
+        if let Some(t) = Tier::ALL
+            .iter()
+            .position(|t| row.tier.as_deref() == Some(t.name()))
+        {
+            self.tiers[t] += 1;
+        }
+    }
+
+    /// Puzzles whose search the limits stopped.
+    pub fn given_up(&self) -> usize {
+        self.puzzles - self.solutions.iter().sum::<usize>()
+    }
 }
 
-/// The JSON report: the tool, the command and the inputs (a list of one, named and shaped as
-/// in `batch`, `compare` and `reproduce`), then one object per puzzle.
+/// The fields the JSON report opens with: the tool, the command and the inputs (a list of one,
+/// named and shaped as in `batch`, `compare` and `reproduce`); one object per puzzle follows.
 #[derive(Serialize)]
-struct Report<'a> {
+struct Opening {
     #[serde(flatten)]
     header: Header,
     inputs: [InputInfo; 1],
-    puzzles: &'a [Row],
 }
 
-/// The JSON report of `file`'s `rows`, made by `command`.
-pub fn json(command: Vec<String>, file: &PuzzleFile, rows: &[Row]) -> serde_json::Result<String> {
-    let report = Report {
+/// Writes the JSON report of `input`, made by `command`, with the rows `each_row` hands over
+/// in order (one held at a time): the same text as the whole report pretty-printed at once.
+pub fn write_json(
+    w: &mut dyn Write,
+    command: Vec<String>,
+    input: InputInfo,
+    each_row: impl FnOnce(&mut dyn FnMut(&Row) -> std::io::Result<()>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let opening = serde_json::to_string_pretty(&Opening {
         header: Header::new(command),
-        inputs: [InputInfo::of_file(file)],
-        puzzles: rows,
-    };
-    Ok(serde_json::to_string_pretty(&report)? + "\n")
+        inputs: [input],
+    })?;
+    // The opening object without its closing brace, then the rows as its last field.
+    let opening = opening.strip_suffix("\n}").unwrap_or(&opening);
+    write!(w, "{opening},\n  \"puzzles\": [")?;
+    let mut first = true;
+    each_row(&mut |row| {
+        let text = serde_json::to_string_pretty(row)?;
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        first = false;
+        for (i, line) in text.lines().enumerate() {
+            if i > 0 {
+                w.write_all(b"\n")?;
+            }
+            write!(w, "    {line}")?;
+        }
+        Ok(())
+    })?;
+    w.write_all(if first { b"]\n}\n" } else { b"\n  ]\n}\n" })
 }
+
+/// The CSV's header row.
+pub const CSV_HEADER: &str =
+    "path,line,clues,blank_fraction,solutions,gave_up_after_nodes,tier,score,hardest,uses,extra\n";
 
 /// One CSV row per puzzle; techniques as `name:uses` joined by spaces. `path` and `line` are
 /// the key that joins a puzzle's row to `batch`'s (`file`, `line`) and `compare`'s (`path`,
 /// `line`) rows; `extra` is the puzzle line's extra fields (e.g. `name=ai-escargot`).
-pub fn csv(path: &str, rows: &[Row]) -> String {
-    let mut out = String::from(
-        "path,line,clues,blank_fraction,solutions,gave_up_after_nodes,tier,score,hardest,uses,\
-         extra\n",
-    );
+pub fn write_csv_row(w: &mut dyn Write, path: &str, r: &Row) -> std::io::Result<()> {
     let opt = |x: Option<String>| x.unwrap_or_default();
-    for r in rows {
-        let uses: Vec<String> = r.uses.iter().map(|(k, v)| format!("{k}:{v}")).collect();
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{}\n",
-            csv_field(path),
-            r.line,
-            r.clues,
-            r.blank_fraction,
-            opt(r.solutions.map(|k| k.to_string())),
-            opt(r.gave_up_after_nodes.map(|k| k.to_string())),
-            opt(r.tier.clone()),
-            opt(r.score.map(|k| k.to_string())),
-            opt(r.hardest.clone()),
-            uses.join(" "),
-            csv_field(&r.extra)
-        ));
-    }
-    out
+    let uses: Vec<String> = r.uses.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+    writeln!(
+        w,
+        "{},{},{},{},{},{},{},{},{},{},{}",
+        csv_field(path),
+        r.line,
+        r.clues,
+        r.blank_fraction,
+        opt(r.solutions.map(|k| k.to_string())),
+        opt(r.gave_up_after_nodes.map(|k| k.to_string())),
+        opt(r.tier.clone()),
+        opt(r.score.map(|k| k.to_string())),
+        opt(r.hardest.clone()),
+        uses.join(" "),
+        csv_field(&r.extra)
+    )
 }

@@ -14,8 +14,8 @@ pub use format::{symbol_for, SYMBOLS};
 pub use geometry::{Geometry, MAX_BOX, MIN_BOX};
 pub use lines::MAX_LINE_BYTES;
 pub use parse::{
-    file_label, parse_str, read_puzzles, read_puzzles_from, read_puzzles_with, Format, PuzzleFile,
-    PuzzleReader, ReadOptions,
+    file_label, parse_str, read_puzzles, read_puzzles_from, read_puzzles_with, scan_puzzles,
+    Format, PuzzleFile, PuzzleReader, ReadOptions, Scan,
 };
 pub use rows::grid_from_cells;
 

@@ -130,18 +130,47 @@ fn collect(mut reader: PuzzleReader) -> Result<PuzzleFile, ParseError> {
             puzzles,
             header: reader.header,
         }),
-        _ => Err(match &reader.mode {
-            Mode::Csv(table) if table.header_line() > 0 => ParseError {
-                file: reader.file.clone(),
-                line: table.header_line(),
-                column: None,
-                message: "read as a CSV header row, but no puzzle row follows it".into(),
-            },
-            _ => ParseError::whole(
-                &reader.file,
-                "no puzzle found (the file is empty or holds only comments)",
-            ),
+        _ => Err(reader.nothing_found()),
+    }
+}
+
+/// A puzzle file read through once without keeping its puzzles: what a command that streams
+/// the file checks, and reports about it, before any work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scan {
+    /// Path as given.
+    pub path: String,
+    /// Box size b of every puzzle.
+    pub b: usize,
+    /// How many puzzles it holds (at least one).
+    pub puzzles: usize,
+    /// The `#` lines before the first puzzle, as [`PuzzleFile::header`].
+    pub header: Vec<String>,
+    /// [`crate::shard::content_hash`] of its puzzles as one-line grids, as a report's inputs
+    /// name them.
+    pub hash: String,
+}
+
+/// Reads the whole file at `path` (not standard input: it cannot be read twice), checking every
+/// puzzle, in memory that does not grow with the file. Any error is the one
+/// [`read_puzzles_with`] gives.
+pub fn scan_puzzles(path: &str, options: &ReadOptions) -> Result<Scan, ParseError> {
+    let mut reader = PuzzleReader::open(path, options)?;
+    let (mut puzzles, mut hash) = (0, crate::shard::ContentHasher::new());
+    for p in reader.by_ref() {
+        hash.update(p?.grid.to_line().as_bytes());
+        hash.end_part();
+        puzzles += 1;
+    }
+    match reader.box_size() {
+        Some(b) if puzzles > 0 => Ok(Scan {
+            path: reader.file,
+            b,
+            puzzles,
+            header: reader.header,
+            hash: hash.finish(),
         }),
+        _ => Err(reader.nothing_found()),
     }
 }
 
@@ -176,6 +205,8 @@ pub struct PuzzleReader<'a> {
     /// Box size of the puzzles and the line of the first (0 when forced by `side`).
     size: Option<(usize, usize)>,
     header: Vec<String>,
+    /// Puzzles read so far.
+    read: usize,
     finished: bool,
 }
 
@@ -224,6 +255,7 @@ impl<'a> PuzzleReader<'a> {
             mode: Mode::Undecided,
             size: forced_b.map(|b| (b, 0)),
             header: Vec::new(),
+            read: 0,
             finished: false,
         })
     }
@@ -236,6 +268,37 @@ impl<'a> PuzzleReader<'a> {
     /// Box size of the puzzles: forced, or that of the first puzzle once read.
     pub fn box_size(&self) -> Option<usize> {
         self.size.map(|(b, _)| b)
+    }
+
+    /// The input's name in errors (its path, `-` for standard input).
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// Up to `n` more puzzles: fewer at the end of the input, none after it. The input must
+    /// hold at least one puzzle: an input with none gives the error [`read_puzzles_with`] gives.
+    pub fn next_chunk(&mut self, n: usize) -> Result<Vec<Puzzle>, ParseError> {
+        let chunk = self.by_ref().take(n).collect::<Result<Vec<_>, _>>()?;
+        if chunk.is_empty() && self.read == 0 {
+            return Err(self.nothing_found());
+        }
+        Ok(chunk)
+    }
+
+    /// The error for an input that held no puzzle.
+    fn nothing_found(&self) -> ParseError {
+        match &self.mode {
+            Mode::Csv(table) if table.header_line() > 0 => ParseError {
+                file: self.file.clone(),
+                line: table.header_line(),
+                column: None,
+                message: "read as a CSV header row, but no puzzle row follows it".into(),
+            },
+            _ => ParseError::whole(
+                &self.file,
+                "no puzzle found (the file is empty or holds only comments)",
+            ),
+        }
     }
 
     fn next_puzzle(&mut self) -> Result<Option<Puzzle>, ParseError> {
@@ -385,6 +448,7 @@ impl Iterator for PuzzleReader<'_> {
         }
         let next = self.next_puzzle().transpose();
         self.finished = !matches!(next, Some(Ok(_)));
+        self.read += usize::from(!self.finished);
         next
     }
 }

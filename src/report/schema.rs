@@ -67,8 +67,27 @@ impl InputInfo {
         path: &str,
         grids: impl IntoIterator<Item = &'a crate::puzzle::Grid>,
     ) -> InputInfo {
-        let lines: Vec<String> = grids.into_iter().map(|g| g.to_line()).collect();
-        InputInfo::new(path, lines.iter().map(String::as_str))
+        // One line at a time: a file of a million puzzles needs no copy of them all.
+        let (mut puzzles, mut hash) = (0, crate::shard::ContentHasher::new());
+        for g in grids {
+            hash.update(g.to_line().as_bytes());
+            hash.end_part();
+            puzzles += 1;
+        }
+        InputInfo {
+            path: path.into(),
+            puzzles,
+            hash: hash.finish(),
+        }
+    }
+
+    /// The input a streamed file is (the same as [`InputInfo::of_file`] of it read whole).
+    pub fn of_scan(scan: &crate::puzzle::Scan) -> InputInfo {
+        InputInfo {
+            path: scan.path.clone(),
+            puzzles: scan.puzzles,
+            hash: scan.hash.clone(),
+        }
     }
 }
 

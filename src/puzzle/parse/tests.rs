@@ -677,3 +677,75 @@ fn a_16x16_line_with_digits_0_to_f_is_refused() {
         .err()
         .is_some_and(|e| e.to_string().contains("0-F")));
 }
+
+/// A file in `std::env::temp_dir()` holding `text`, removed by the caller.
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("gpu-sudoku-parse-{name}-{}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_scan_names_the_file_as_reading_it_whole_does() {
+    let text = format!("# from a test\n{CLASSIC} d=0.6\n\n{CLASSIC_SOLUTION}\n{CLASSIC}\n");
+    let path = temp_file("scan", &text);
+    let p = path.to_str().unwrap();
+    let scan = scan_puzzles(p, &ReadOptions::default()).unwrap();
+    let whole = read_puzzles(p, None).unwrap();
+    assert_eq!(
+        (scan.b, scan.puzzles, &scan.header),
+        (whole.b, whole.puzzles.len(), &whole.header)
+    );
+    let lines: Vec<String> = whole.puzzles.iter().map(|p| p.grid.to_line()).collect();
+    assert_eq!(
+        scan.hash,
+        crate::shard::content_hash(lines.iter().map(|l| l.as_bytes()))
+    );
+    // A bad line anywhere is the same located error.
+    std::fs::write(&path, format!("{text}{}\n", &CLASSIC[1..])).unwrap();
+    let (scanned, read) = (
+        scan_puzzles(p, &ReadOptions::default()).unwrap_err(),
+        read_puzzles(p, None).unwrap_err(),
+    );
+    assert_eq!(scanned.to_string(), read.to_string());
+    assert_eq!(scanned.line, 6);
+    std::fs::write(&path, "# nothing but a comment\n").unwrap();
+    assert!(scan_puzzles(p, &ReadOptions::default())
+        .unwrap_err()
+        .to_string()
+        .contains("no puzzle found"));
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn chunks_hand_over_every_puzzle_once_in_order() {
+    let text: String = (0..7).map(|_| format!("{CLASSIC}\n")).collect();
+    for side in [None, Some(9)] {
+        let options = ReadOptions {
+            side,
+            ..ReadOptions::default()
+        };
+        let mut reader = PuzzleReader::new("t.txt", text.as_bytes(), &options).unwrap();
+        let sizes: Vec<Vec<usize>> = std::iter::from_fn(|| {
+            let chunk = reader.next_chunk(3).unwrap();
+            (!chunk.is_empty()).then(|| chunk.iter().map(|p| p.line).collect())
+        })
+        .collect();
+        assert_eq!(sizes, [vec![1, 2, 3], vec![4, 5, 6], vec![7]]);
+        assert!(reader.next_chunk(3).unwrap().is_empty(), "and none after");
+    }
+    // An input without a puzzle is an error at the first chunk, as it is read whole.
+    let mut empty = PuzzleReader::new("t.txt", &b"# only\n"[..], &ReadOptions::default()).unwrap();
+    assert!(empty
+        .next_chunk(3)
+        .unwrap_err()
+        .to_string()
+        .contains("no puzzle found"));
+    let mut csv =
+        PuzzleReader::new("t.csv", &b"puzzle,solution\n"[..], &ReadOptions::default()).unwrap();
+    assert!(csv
+        .next_chunk(3)
+        .unwrap_err()
+        .to_string()
+        .contains("no puzzle row follows"));
+}
