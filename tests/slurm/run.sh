@@ -33,21 +33,31 @@ command -v python3 >/dev/null || skip "python3 is missing (it compares the repor
 [ -x "$GPU_SUDOKU" ] || { echo "slurm tests: $GPU_SUDOKU is not an executable" >&2; exit 2; }
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/gpu-sudoku-slurm-test.XXXXXX")
+RAN=0
 cleanup() {
   local rc=$?
   "$CLUSTER" stop || true
-  if [ $rc = 0 ]; then rm -rf "$W"; else echo "slurm tests: the runs' folders and logs are kept in $W" >&2; fi
+  if [ $rc = 0 ] || [ $RAN = 0 ]; then
+    rm -rf "$W"
+  else
+    echo "slurm tests: the runs' folders and logs are kept in $W" >&2
+  fi
 }
 trap cleanup EXIT
 set +e
-ENV=$("$CLUSTER" start)
+ENV=$("$CLUSTER" start 2>"$W/cluster.err")
 rc=$?
 set -e
 case $rc in
   0) eval "$ENV" ;;
-  77) skip "no Slurm to test against (the line above says why)" ;;
-  *) exit "$rc" ;;
+  77) skip "$(tail -n 1 "$W/cluster.err")" ;;
+  *)
+    cat "$W/cluster.err" >&2
+    exit "$rc"
+    ;;
 esac
+RAN=1
+tail -n 1 "$W/cluster.err"
 cd "$W"
 ln -s "$ROOT/puzzles" puzzles
 
