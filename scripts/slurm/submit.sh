@@ -126,7 +126,9 @@ submit() {
   MERGES+=("$merge")
   if [ "${DRY_RUN:-0}" != 1 ]; then save; fi
   if [ -n "$tasks" ]; then
-    echo "submitted: shards $tasks of $N as job $array, then the merge as job $merge into $OUT/merged.json"
+    local which="shards $tasks"
+    case $tasks in *[!0-9]*) ;; *) which="shard $tasks" ;; esac
+    echo "submitted: $which of $N as job $array, then the merge as job $merge into $OUT/merged.json"
   else
     echo "submitted: the merge as job $merge into $OUT/merged.json (every shard is finished)"
   fi

@@ -185,7 +185,7 @@ rmdir failing/shard-2.json # the cause, fixed
 "$SUBMIT" --resume failing >resume.out 2>&1 || fail "submit.sh --resume failing: $(cat resume.out)"
 grep -q "^cancelled the merge job $FIRST_MERGE " resume.out || [[ $s == CANCELLED* ]] ||
   fail "submit.sh --resume should cancel the merge that can no longer run: $(cat resume.out)"
-grep -q '^submitted: shards 2 of 3 as job ' resume.out || fail "submit.sh --resume should resubmit shard 2 alone: $(cat resume.out)"
+grep -q '^submitted: shard 2 of 3 as job ' resume.out || fail "submit.sh --resume should resubmit shard 2 alone: $(cat resume.out)"
 wait_merge failing
 [ "$(stat -c %Y failing/shard-1.json failing/shard-3.json)" = "$before" ] || fail "--resume ran shards 1 or 3 again"
 n=$(same failing/merged.json batch.json)
