@@ -57,7 +57,7 @@ case $rc in
     ;;
 esac
 RAN=1
-tail -n 1 "$W/cluster.err"
+cat "$W/cluster.err"
 cd "$W"
 ln -s "$ROOT/puzzles" puzzles
 
