@@ -119,6 +119,8 @@ submit() {
     array=${array%%;*}
     ARRAYS+=("$array:$tasks")
     dep=(--dependency=afterok:"$array")
+    # Saved at once, so that a failed merge submission leaves a run --resume can finish.
+    if [ "${DRY_RUN:-0}" != 1 ]; then save; fi
   fi
   merge=$(run sbatch --parsable "${dep[@]}" --output="$OUT/slurm-%j.out" "${extra[@]}" \
     --export=ALL,SHARDS="$N",OUT="$OUT" "$HERE/merge.sbatch")
