@@ -49,7 +49,7 @@ slurm_states() {
   local ids
   ids=$(
     IFS=,
-    echo "${ARRAYS[*]%%:*},${MERGES[*]}"
+    echo "${ARRAYS[*]%%:*}${MERGES[*]:+,${MERGES[*]}}"
   )
   while IFS='|' read -r id state reason; do
     [ -n "$id" ] && STATE[$id]="$state|$reason"
@@ -96,7 +96,7 @@ save() {
     printf ')\n# array jobs (JOB:TASKS) and merge jobs, first to last\nARRAYS=('
     printf '%q ' "${ARRAYS[@]}"
     printf ')\nMERGES=('
-    printf '%q ' "${MERGES[@]}"
+    [ ${#MERGES[@]} = 0 ] || printf '%q ' "${MERGES[@]}"
     printf ')\n'
   } >"$OUT/submit.env"
 }
@@ -144,7 +144,8 @@ status() {
   echo "$OUT: gpu-sudoku ${ARGS[*]}, in $SHARDS shards"
   for ((k = 1; k <= SHARDS; k++)); do
     t=$(task_of "$k")
-    s=${STATE[$t]:-}
+    s=""
+    [ -z "$t" ] || s=${STATE[$t]:-}
     if finished "$k"; then
       line="done ($OUT/shard-$k.json)"
     elif [ -n "$s" ] && queued "$s"; then
@@ -160,9 +161,13 @@ status() {
     fi
     echo "shard $k/$SHARDS: $line"
   done
-  local m=${MERGES[${#MERGES[@]} - 1]}
-  s=${STATE[$m]:-}
-  if [ -f "$OUT/merged.json" ] && [ -f "$OUT/merged.csv" ]; then
+  local m=""
+  [ ${#MERGES[@]} = 0 ] || m=${MERGES[${#MERGES[@]} - 1]}
+  s=""
+  [ -z "$m" ] || s=${STATE[$m]:-}
+  if [ -z "$m" ]; then
+    echo "merge: not submitted"
+  elif [ -f "$OUT/merged.json" ] && [ -f "$OUT/merged.csv" ]; then
     echo "merge: done ($OUT/merged.json, $OUT/merged.csv; its log: $OUT/slurm-$m.out)"
   elif [ -n "$s" ]; then
     echo "merge: ${s%%|*} (${s#*|}), job $m"
@@ -170,10 +175,16 @@ status() {
     echo "merge: not run, job $m"
   fi
   if [ ${#failed[@]} -gt 0 ]; then
-    echo "shard $(
+    local list
+    list=$(
       IFS=,
       echo "${failed[*]}"
-    ) failed: after fixing the cause, resubmit it and the merge with $ME --resume $OUT"
+    )
+    if [ ${#failed[@]} = 1 ]; then
+      echo "shard $list failed: after fixing the cause, resubmit it and the merge with $ME --resume $OUT"
+    else
+      echo "shards $list failed: after fixing the cause, resubmit them and the merge with $ME --resume $OUT"
+    fi
     return 1
   fi
 }
@@ -190,17 +201,19 @@ resume() {
   for ((k = 1; k <= SHARDS; k++)); do
     t=$(task_of "$k")
     if [ -n "$t" ] && [ -n "${STATE[$t]:-}" ] && queued "${STATE[$t]}"; then
-      busy+=("$t ${STATE[$t]%%|*}")
+      busy+=("job $t ${STATE[$t]%%|*}")
     elif ! finished "$k"; then
       missing+=("$k")
     fi
   done
   if [ ${#busy[@]} -gt 0 ]; then
-    echo "submit.sh: shards still queued or running (job ${busy[*]}): wait for them ($ME --status $OUT) or scancel them, then resume" >&2
+    local list
+    list=$(printf '%s, ' "${busy[@]}")
+    echo "submit.sh: shards still queued or running (${list%, }): wait for them ($ME --status $OUT) or scancel them, then resume" >&2
     exit 1
   fi
   # A merge still queued waits on shards that failed: it can never run.
-  for m in "${MERGES[@]}"; do
+  for m in ${MERGES[@]+"${MERGES[@]}"}; do
     s=${STATE[$m]:-}
     if [ -n "$s" ] && queued "$s"; then
       if [ ${#missing[@]} = 0 ]; then

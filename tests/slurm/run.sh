@@ -206,6 +206,14 @@ done
 if [ "$(state "$TASK")" != "RUNNING None" ] || [ ! -e "$J" ]; then
   fail "shard 1 ($TASK) should be running with a journal: $(state "$TASK")"
 fi
+set +e
+"$SUBMIT" --resume requeue >resume.out 2>&1
+rc=$?
+set -e
+if [ $rc != 1 ] || ! grep -q "^submit.sh: shards still queued or running (job $TASK RUNNING" resume.out; then
+  fail "submit.sh --resume should refuse a run whose shards are running (exit 1, naming $TASK), not exit $rc: $(cat resume.out)"
+fi
+ok "submit.sh --resume refuses while shard 1 is running: $(cat resume.out)"
 scontrol requeue "$TASK"
 for _ in $(seq 300); do
   case $(state "$TASK") in PENDING*) break ;; esac
