@@ -10,6 +10,7 @@
 # munge socket: one node with this machine's CPUs (nproc), no GPU (no gres), no cgroups
 # (proctrack/linuxproc, task/none), so that it runs in a container too.
 # Needs root. Where Slurm cannot be had or started, it says why in one line and exits with 77.
+# Written for and tested with Debian 12's Slurm 22.05.
 set -euo pipefail
 SKIP=77
 D=${SLURM_TEST_DIR:-/tmp/gpu-sudoku-slurm}
@@ -98,7 +99,6 @@ SlurmdPort=$SLURMD_PORT
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-CredType=cred/munge
 AuthInfo=socket=$D/munge.socket
 StateSaveLocation=$D/ctld
 SlurmdSpoolDir=$D/slurmd
@@ -110,9 +110,6 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-SwitchType=switch/none
-MpiDefault=none
 MailProg=/bin/true
 SchedulerType=sched/backfill
 SelectType=select/cons_tres
