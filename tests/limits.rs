@@ -487,3 +487,63 @@ fn solve_and_rate_stream_big_files_instead_of_holding_them() {
     assert_eq!(v["inputs"][0]["hash"], b["inputs"][0]["hash"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn generate_gives_up_at_its_time_limit_and_writes_nothing() {
+    // A rated 64x64 puzzle took longer than 400 s before the limit (#33); with it the run stops
+    // at the limit, says which limit and where to read what each size takes, and writes nothing.
+    let dir = common::temp_dir("generate-limit");
+    let out = dir.join("big.txt");
+    let started = std::time::Instant::now();
+    let r = run(&[
+        "generate",
+        "--model",
+        "rated",
+        "--tier",
+        "evil",
+        "--size",
+        "64",
+        "--count",
+        "2",
+        "--time-limit",
+        "300ms",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let took = started.elapsed().as_secs_f64();
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("--time-limit 300ms per puzzle") && err.contains("docs/PUZZLES.md"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written");
+    assert!(took < 60.0, "the limit bounds the run: {took} s");
+    // A limit that is not reached changes nothing: the same bytes as without one.
+    let with = run(&[
+        "generate",
+        "--model",
+        "rated",
+        "--tier",
+        "hard",
+        "--count",
+        "3",
+        "--time-limit",
+        "1h",
+    ]);
+    let without = run(&[
+        "generate",
+        "--model",
+        "rated",
+        "--tier",
+        "hard",
+        "--count",
+        "3",
+        "--time-limit",
+        "0",
+    ]);
+    common::ok(&with);
+    common::ok(&without);
+    assert_eq!(with.stdout, without.stdout);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -5,7 +5,7 @@
 use super::args::choice;
 use anyhow::{anyhow, Result};
 use gpu_sudoku::choice::Choice;
-use gpu_sudoku::generate::{generate, Model, Spec, Tier};
+use gpu_sudoku::generate::{generate_within, Model, Spec, Tier, TimeLimitReached};
 use gpu_sudoku::puzzle::Geometry;
 use gpu_sudoku::report::count;
 use std::process::ExitCode;
@@ -41,6 +41,21 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub output: Option<String>,
+    /// Give up (and write nothing) when one puzzle takes longer than this: 500ms, 20s, 2m, 1h
+    /// (a bare number is seconds; 0: no limit). The limit never changes a puzzle that is made.
+    /// docs/PUZZLES.md says what each size and tier takes.
+    #[arg(long, default_value = "60s", value_name = "DURATION")]
+    pub time_limit: super::args::TimeLimit,
+}
+
+/// What the options ask for, in a few words ("rated evil puzzles").
+fn what_is_made(a: &Args) -> String {
+    let tier = a.tier.map(|t| format!(" {t}")).unwrap_or_default();
+    match a.model {
+        Model::Paper if a.unique => format!("a unique paper-model{tier} puzzle"),
+        Model::Paper => format!("a paper-model{tier} puzzle"),
+        Model::Rated => format!("a rated{tier} puzzle"),
+    }
 }
 
 /// The command line that reproduces a run, with every parameter spelled out.
@@ -101,8 +116,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
     )?;
     let started = std::time::Instant::now();
     let pb = super::progress::bar(a.count, "generating");
-    let puzzles = generate(&spec, &|| pb.inc(1))?;
+    // A big puzzle takes minutes: the bar's clock moves on while it is made.
+    pb.enable_steady_tick(std::time::Duration::from_millis(500));
+    let puzzles = generate_within(&spec, a.time_limit.0, &|| pb.inc(1));
     pb.finish_and_clear();
+    let puzzles = puzzles.map_err(|e| match e.downcast_ref::<TimeLimitReached>() {
+        Some(_) => e.context(format!(
+            "nothing written: {} at {n}x{n} takes longer than --time-limit {} per puzzle \
+             (docs/PUZZLES.md lists what each size and tier takes; --time-limit 0 waits as long \
+             as it takes)",
+            what_is_made(&a),
+            a.time_limit,
+            n = a.size
+        )),
+        None => e,
+    })?;
     let what = match a.model {
         Model::Paper if a.unique => "paper model, unique variant: a random complete grid with a fraction d of its cells blanked in random order, skipping cells whose removal would allow a second solution; d per puzzle",
         Model::Paper => "paper model: a random complete grid with a fraction d of its cells blanked at random (not always unique); d per puzzle",

@@ -210,6 +210,11 @@ impl Solver {
         }
     }
 
+    /// Changes the time limit of the calls that follow ([`Config::time_limit`]).
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.config.time_limit = limit;
+    }
+
     /// Tries the values of a branch in an order drawn from `seed` instead of ascending
     /// (for random complete grids); deterministic for the seed.
     pub fn with_random_value_order(mut self, seed: u64) -> Solver {

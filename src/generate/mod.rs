@@ -28,6 +28,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt, SeedableRng};
 use rayon::prelude::*;
+use std::time::{Duration, Instant};
 
 pub use complete::{pattern_puzzle, random_complete, scrambled_pattern};
 pub use rate::{rate, rate_capped, rate_with_solution, Rating, Technique};
@@ -215,19 +216,31 @@ pub fn max_grids(b: usize) -> usize {
 /// Deterministic for the spec (seed included), whatever the number of threads. Fails when a
 /// puzzle needs more than [`max_grids`] complete grids.
 pub fn generate(spec: &Spec, progress: &(dyn Fn() + Sync)) -> Result<Vec<Generated>> {
+    generate_within(spec, None, progress)
+}
+
+/// [`generate`], giving up (an error that names the puzzle) on a puzzle that takes longer than
+/// `limit`. A limit never changes a puzzle: each is made whole, or the run fails.
+pub fn generate_within(
+    spec: &Spec,
+    limit: Option<Duration>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Generated>> {
     spec.validate()?;
     (0..spec.count)
         .into_par_iter()
         .map(|i| {
             crate::interrupt::check()?;
             let mut rng = puzzle_rng(spec.seed, i as u64);
+            let deadline = Deadline::after(limit);
             let out = match spec.model {
-                Model::Paper => paper_puzzle(spec, &mut rng),
-                Model::Rated => rated_puzzle_with(
+                Model::Paper => paper_puzzle_until(spec, deadline, &mut rng),
+                Model::Rated => rated_puzzle_until(
                     spec.b,
                     spec.tier.expect("validated"),
                     spec.d
                         .map(|d| blanks_for(d, Geometry::get(spec.b).cells, None)),
+                    deadline,
                     &mut rng,
                 ),
             };
@@ -236,6 +249,76 @@ pub fn generate(spec: &Spec, progress: &(dyn Fn() + Sync)) -> Result<Vec<Generat
         })
         .collect()
 }
+
+/// When the making of one puzzle gives up: checked between the cells it digs and the grids it
+/// draws, and the exact solver's time limit. A solver call stopped by it fails the puzzle, so
+/// a limit decides only whether a puzzle is made, never which.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    at: Option<Instant>,
+    limit: Option<Duration>,
+}
+
+impl Deadline {
+    /// No limit.
+    pub const NONE: Deadline = Deadline {
+        at: None,
+        limit: None,
+    };
+
+    /// `limit` from now (`None`: no limit).
+    pub fn after(limit: Option<Duration>) -> Deadline {
+        Deadline {
+            at: limit.and_then(|l| Instant::now().checked_add(l)),
+            limit,
+        }
+    }
+
+    /// An error once the deadline has passed.
+    pub fn check(&self) -> Result<()> {
+        match (self.at, self.limit) {
+            (Some(at), Some(limit)) if Instant::now() >= at => Err(TimeLimitReached(limit).into()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The exact solver for [`Deadline::others`].
+    fn solver(&self) -> Solver {
+        Solver::new(Config::default())
+    }
+
+    /// How many solutions `grid` has besides value `v` at `c` (0 or 1), or the error of a
+    /// search the deadline stopped (the call may run until it, not longer).
+    fn others(&self, solver: &mut Solver, grid: &Grid, c: usize, v: u8) -> Result<usize> {
+        self.check()?;
+        let left = self
+            .at
+            .map(|at| at.saturating_duration_since(Instant::now()));
+        // A zero limit means none to the solver: the check above has just passed.
+        solver.set_time_limit(left.map(|d| d.max(Duration::from_millis(1))));
+        let o = solver.count_excluding(grid, 1, Some((c, v)));
+        if o.aborted {
+            return Err(TimeLimitReached(self.limit.unwrap_or_default()).into());
+        }
+        Ok(o.count)
+    }
+}
+
+/// The error of a puzzle that took longer than its time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimitReached(pub Duration);
+
+impl std::fmt::Display for TimeLimitReached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "gave up after the time limit of {} s (--time-limit)",
+            crate::param::show(self.0.as_secs_f64())
+        )
+    }
+}
+
+impl std::error::Error for TimeLimitReached {}
 
 /// The random stream of puzzle `index` of a run with `seed`.
 pub fn puzzle_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
@@ -280,6 +363,15 @@ pub fn blanks_for(d: f64, cells: usize, tier: Option<Tier>) -> usize {
 /// cell is blanked only if the puzzle keeps a unique solution, until k are blank (a new grid
 /// is drawn if the visit ends first, up to [`max_grids`]).
 pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Result<Generated> {
+    paper_puzzle_until(spec, Deadline::NONE, rng)
+}
+
+/// [`paper_puzzle`] within `deadline`.
+pub fn paper_puzzle_until<R: Rng + ?Sized>(
+    spec: &Spec,
+    deadline: Deadline,
+    rng: &mut R,
+) -> Result<Generated> {
     let d = match spec.d {
         Some(d) => d,
         None => {
@@ -295,9 +387,10 @@ pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Result<Generat
     };
     let cells = Geometry::get(spec.b).cells;
     let k = blanks_for(d, cells, spec.tier);
-    let mut solver = Solver::new(Config::default());
+    let mut solver = deadline.solver();
     let mut reached = Vec::new();
     for _ in 0..max_grids(spec.b) {
+        deadline.check()?;
         let solution = random_complete(spec.b, rng);
         let mut order: Vec<usize> = (0..cells).collect();
         order.shuffle(rng);
@@ -309,7 +402,7 @@ pub fn paper_puzzle<R: Rng + ?Sized>(spec: &Spec, rng: &mut R) -> Result<Generat
             }
             let v = grid.get(c);
             grid.set(c, 0);
-            if spec.unique && solver.count_excluding(&grid, 1, Some((c, v))).count != 0 {
+            if spec.unique && deadline.others(&mut solver, &grid, c, v)? != 0 {
                 grid.set(c, v);
             } else {
                 blanks += 1;
@@ -354,12 +447,24 @@ pub fn rated_puzzle_with<R: Rng + ?Sized>(
     blanks: Option<usize>,
     rng: &mut R,
 ) -> Result<Generated> {
+    rated_puzzle_until(b, tier, blanks, Deadline::NONE, rng)
+}
+
+/// [`rated_puzzle_with`] within `deadline`.
+pub fn rated_puzzle_until<R: Rng + ?Sized>(
+    b: usize,
+    tier: Tier,
+    blanks: Option<usize>,
+    deadline: Deadline,
+    rng: &mut R,
+) -> Result<Generated> {
     // What the grids gave: puzzles per tier, and the most blanks dug.
     let mut tiers = [0usize; 4];
     let mut most_blanks = 0;
     for _ in 0..max_grids(b) {
+        deadline.check()?;
         let solution = random_complete(b, rng);
-        let grid = dig_to(&solution, tier, blanks, rng);
+        let grid = dig_until(&solution, tier, blanks, deadline, rng)?;
         let rating = rate_with_solution(&grid, &solution);
         let dug = grid.cells().iter().filter(|&&v| v == 0).count();
         tiers[rating.tier as usize] += 1;
@@ -424,19 +529,31 @@ pub fn dig_to<R: Rng + ?Sized>(
     blanks: Option<usize>,
     rng: &mut R,
 ) -> Grid {
+    dig_until(solution, cap, blanks, Deadline::NONE, rng).expect("no deadline")
+}
+
+/// [`dig_to`] within `deadline`.
+fn dig_until<R: Rng + ?Sized>(
+    solution: &Grid,
+    cap: Tier,
+    blanks: Option<usize>,
+    deadline: Deadline,
+    rng: &mut R,
+) -> Result<Grid> {
     let g = Geometry::get(solution.box_size());
     let mut order: Vec<usize> = (0..g.cells).collect();
     order.shuffle(rng);
     let mut grid = solution.clone();
-    let mut solver = Solver::new(Config::default());
+    let mut solver = deadline.solver();
     let mut blank = 0;
     for c in order {
         if Some(blank) == blanks {
             break;
         }
+        deadline.check()?;
         let v = grid.get(c);
         grid.set(c, 0);
-        let unique = solver.count_excluding(&grid, 1, Some((c, v))).count == 0;
+        let unique = deadline.others(&mut solver, &grid, c, v)? == 0;
         let keep = unique && (cap == Tier::Evil || rate_capped(&grid, solution, cap).is_some());
         if keep {
             blank += 1;
@@ -444,7 +561,7 @@ pub fn dig_to<R: Rng + ?Sized>(
             grid.set(c, v);
         }
     }
-    grid
+    Ok(grid)
 }
 
 #[cfg(test)]

@@ -264,3 +264,25 @@ fn a_paper_tier_is_read_only_from_the_papers_own_instances() {
         assert_eq!(of(other), None, "{other}");
     }
 }
+
+#[test]
+fn a_time_limit_makes_a_puzzle_whole_or_fails_the_run() {
+    for model in [Model::Paper, Model::Rated] {
+        let s = Spec {
+            unique: model == Model::Paper,
+            ..spec(model, Some(Tier::Hard), None, 3, 7)
+        };
+        let err = generate_within(&s, Some(Duration::ZERO), &|| {}).unwrap_err();
+        assert!(
+            err.chain()
+                .any(|c| c.downcast_ref::<TimeLimitReached>().is_some()),
+            "{err:#}"
+        );
+        assert!(
+            format!("{err:#}").contains("puzzle 1 of the run"),
+            "{err:#}"
+        );
+        let limited = generate_within(&s, Some(Duration::from_secs(3600)), &|| {}).unwrap();
+        assert_eq!(limited, generate(&s, &|| {}).unwrap());
+    }
+}
