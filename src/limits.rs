@@ -97,6 +97,21 @@ impl RecordBytes {
     }
 }
 
+impl RecordBytes {
+    /// A `rate` row in each place, for a puzzle whose extra fields take `extra` bytes, in a
+    /// file whose path takes `path` bytes. Measured at about 110 (journal), 330 (JSON) and 75
+    /// (CSV) bytes for a 9x9 row using two techniques, besides its extra fields; the rest is
+    /// room for every technique's count and for extra fields that escape to six bytes a byte.
+    pub fn rated_puzzle(extra: usize, path: usize) -> RecordBytes {
+        let (extra, path) = (extra as u64, path as u64);
+        RecordBytes {
+            journal: 600 + 6 * extra,
+            json: 900 + 6 * extra,
+            csv: 450 + 2 * extra + 2 * path,
+        }
+    }
+}
+
 /// The JSON of one puzzle's entry in a batch report besides its extra fields and its file's
 /// solution (keys, indentation, counts, its TTS99 object), bounded from above.
 pub const PUZZLE_JSON_BYTES: u64 = 360;

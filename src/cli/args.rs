@@ -349,11 +349,12 @@ impl InputArgs {
     }
 
     /// Opens `path` to be read chunk by chunk ([`PuzzleReader::next_chunk`]), in memory that
-    /// does not grow with it. A file is checked whole first ([`scan_puzzles`]), so a bad puzzle
-    /// anywhere fails before any work; standard input, which cannot be read twice, is read as
-    /// it comes (`None`).
+    /// does not grow with it. A regular file is checked whole first ([`scan_puzzles`]), so a
+    /// bad puzzle anywhere fails before any work; standard input, a pipe or a FIFO, which
+    /// cannot be read twice, is read as it comes (`None`).
     pub fn stream(&self, path: &str) -> Result<(PuzzleReader<'static>, Option<Scan>), ParseError> {
-        let scan = (path != "-")
+        let regular = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+        let scan = regular
             .then(|| scan_puzzles(path, &self.options()))
             .transpose()?;
         Ok((self.open(path)?, scan))
@@ -559,6 +560,11 @@ impl Classifier {
             }
             results
         })
+    }
+
+    /// Runs `print` with the bar out of the way (what it prints must not mix with the bar).
+    pub fn suspend<T>(&self, print: impl FnOnce() -> T) -> T {
+        self.bar.suspend(print)
     }
 
     /// The work is over: the bar goes.

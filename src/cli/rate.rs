@@ -42,6 +42,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
     a.limits.config()?;
     a.reports.check(&[&a.file])?;
     let (mut reader, scan) = a.input.stream(&a.file)?;
+    if let Some(scan) = &scan {
+        // The rows wait in a scratch journal in the temporary folder until the reports are
+        // written: refused up front when they would not fit there, or the reports where they go.
+        a.reports.check_disk(
+            scan.puzzles as u64,
+            gpu_sudoku::limits::RecordBytes::rated_puzzle(scan.longest_extra, scan.path.len()),
+            "rate fewer puzzles at a time, or set TMPDIR to a folder with room",
+        )?;
+    }
     let solver = a
         .limits
         .classifier(scan.as_ref().map_or(0, |s| s.puzzles), "rating")?;
@@ -54,11 +63,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         )),
     };
     let (mut counts, mut hash) = (Counts::default(), ContentHasher::new());
-    print_table(&a.reports, &table_heading());
     loop {
         let chunk = reader.next_chunk(STREAM_CHUNK)?;
         if chunk.is_empty() {
             break;
+        }
+        if counts.puzzles == 0 {
+            solver.suspend(|| print_table(&a.reports, &table_heading()));
         }
         let classified = solver.classify(&chunk, scan.is_none());
         let rows = report::rows(&chunk, &classified, &|| {});
@@ -69,19 +80,29 @@ pub fn run(a: Args) -> Result<ExitCode> {
             counts.add(r);
             table_row(&mut text, r, c)?;
         }
-        print_table(&a.reports, &text);
+        solver.suspend(|| print_table(&a.reports, &text));
         if let Some((journal, spans)) = kept.as_mut() {
             spans.push(journal.append(&rows)?);
         }
     }
     solver.finish();
     let path = reader.file().to_string();
+    let input = InputInfo {
+        path: path.clone(),
+        puzzles: counts.puzzles,
+        hash: hash.finish(),
+    };
+    if let Some(scan) = &scan {
+        if (scan.puzzles, &scan.hash) != (input.puzzles, &input.hash) {
+            anyhow::bail!(
+                "{path}: the file changed while it was read (checked: {} puzzles, then read: {}); \
+                 nothing written",
+                scan.puzzles,
+                input.puzzles
+            );
+        }
+    }
     if let Some((journal, spans)) = kept {
-        let input = InputInfo {
-            path: path.clone(),
-            puzzles: counts.puzzles,
-            hash: hash.finish(),
-        };
         let rows = journal.reader();
         let each = |spans: &[Span], visit: &mut dyn FnMut(&Row) -> std::io::Result<()>| {
             rows.read(spans, |chunk: Vec<Row>| {

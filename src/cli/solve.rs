@@ -72,12 +72,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
         for (p, c) in chunk.iter().zip(&results) {
             answer(&a, p, c, &mut counts, &mut out)?;
         }
-        super::output::stdout(&out);
+        solver.suspend(|| super::output::stdout(&out));
         puzzles += chunk.len();
         chunk = next?;
     }
     solver.finish();
     let path = reader.file();
+    if super::output::stdout_failed() {
+        errln!("{path}: stopped after {puzzles} puzzles: standard output is closed");
+    }
     let Counts {
         unique,
         multiple,

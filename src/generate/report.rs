@@ -137,7 +137,9 @@ pub fn write_json(
         inputs: [input],
     })?;
     // The opening object without its closing brace, then the rows as its last field.
-    let opening = opening.strip_suffix("\n}").unwrap_or(&opening);
+    let opening = opening
+        .strip_suffix("\n}")
+        .ok_or_else(|| std::io::Error::other("internal error: an unexpected JSON layout"))?;
     write!(w, "{opening},\n  \"puzzles\": [")?;
     let mut first = true;
     each_row(&mut |row| {

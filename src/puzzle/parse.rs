@@ -149,6 +149,8 @@ pub struct Scan {
     /// [`crate::shard::content_hash`] of its puzzles as one-line grids, as a report's inputs
     /// name them.
     pub hash: String,
+    /// Bytes of the longest [`Puzzle::extra`] (what reports repeat per puzzle).
+    pub longest_extra: usize,
 }
 
 /// Reads the whole file at `path` (not standard input: it cannot be read twice), checking every
@@ -157,9 +159,12 @@ pub struct Scan {
 pub fn scan_puzzles(path: &str, options: &ReadOptions) -> Result<Scan, ParseError> {
     let mut reader = PuzzleReader::open(path, options)?;
     let (mut puzzles, mut hash) = (0, crate::shard::ContentHasher::new());
+    let mut longest_extra = 0;
     for p in reader.by_ref() {
-        hash.update(p?.grid.to_line().as_bytes());
+        let p = p?;
+        hash.update(p.grid.to_line().as_bytes());
         hash.end_part();
+        longest_extra = longest_extra.max(p.extra.len());
         puzzles += 1;
     }
     match reader.box_size() {
@@ -169,6 +174,7 @@ pub fn scan_puzzles(path: &str, options: &ReadOptions) -> Result<Scan, ParseErro
             puzzles,
             header: reader.header,
             hash: hash.finish(),
+            longest_extra,
         }),
         _ => Err(reader.nothing_found()),
     }
@@ -207,6 +213,8 @@ pub struct PuzzleReader<'a> {
     header: Vec<String>,
     /// Puzzles read so far.
     read: usize,
+    /// The error after the last chunk's puzzles, for the next call of [`PuzzleReader::next_chunk`].
+    pending: Option<ParseError>,
     finished: bool,
 }
 
@@ -256,6 +264,7 @@ impl<'a> PuzzleReader<'a> {
             size: forced_b.map(|b| (b, 0)),
             header: Vec::new(),
             read: 0,
+            pending: None,
             finished: false,
         })
     }
@@ -275,10 +284,22 @@ impl<'a> PuzzleReader<'a> {
         &self.file
     }
 
-    /// Up to `n` more puzzles: fewer at the end of the input, none after it. The input must
+    /// Up to `n` (at least 1) more puzzles: fewer at the end of the input, none after it. The
+    /// puzzles before a bad one come first; its error comes with the next call. The input must
     /// hold at least one puzzle: an input with none gives the error [`read_puzzles_with`] gives.
     pub fn next_chunk(&mut self, n: usize) -> Result<Vec<Puzzle>, ParseError> {
-        let chunk = self.by_ref().take(n).collect::<Result<Vec<_>, _>>()?;
+        if let Some(e) = self.pending.take() {
+            return Err(e);
+        }
+        let mut chunk = Vec::new();
+        while chunk.len() < n.max(1) {
+            match self.next() {
+                None => break,
+                Some(Ok(p)) => chunk.push(p),
+                Some(Err(e)) if chunk.is_empty() => return Err(e),
+                Some(Err(e)) => self.pending = Some(e),
+            }
+        }
         if chunk.is_empty() && self.read == 0 {
             return Err(self.nothing_found());
         }

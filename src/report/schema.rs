@@ -80,15 +80,6 @@ impl InputInfo {
             hash: hash.finish(),
         }
     }
-
-    /// The input a streamed file is (the same as [`InputInfo::of_file`] of it read whole).
-    pub fn of_scan(scan: &crate::puzzle::Scan) -> InputInfo {
-        InputInfo {
-            path: scan.path.clone(),
-            puzzles: scan.puzzles,
-            hash: scan.hash.clone(),
-        }
-    }
 }
 
 /// Host name and start time (seconds since the Unix epoch) of this process's run.

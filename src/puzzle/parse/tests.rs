@@ -734,6 +734,12 @@ fn chunks_hand_over_every_puzzle_once_in_order() {
         assert_eq!(sizes, [vec![1, 2, 3], vec![4, 5, 6], vec![7]]);
         assert!(reader.next_chunk(3).unwrap().is_empty(), "and none after");
     }
+    // A bad puzzle: the good ones before it first, then its error, then nothing.
+    let bad = format!("{CLASSIC}\n{CLASSIC}\n{}\n{CLASSIC}\n", &CLASSIC[1..]);
+    let mut reader = PuzzleReader::new("t.txt", bad.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(reader.next_chunk(5).unwrap().len(), 2);
+    assert_eq!(reader.next_chunk(5).unwrap_err().line, 3);
+    assert!(reader.next_chunk(5).unwrap().is_empty());
     // An input without a puzzle is an error at the first chunk, as it is read whole.
     let mut empty = PuzzleReader::new("t.txt", &b"# only\n"[..], &ReadOptions::default()).unwrap();
     assert!(empty
