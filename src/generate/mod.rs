@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 pub use complete::{pattern_puzzle, random_complete, scrambled_pattern};
-pub use rate::{rate, rate_capped, rate_with_solution, Rating, Technique};
+pub use rate::{rate, rate_capped, rate_capped_until, rate_with_solution, Rating, Technique};
 
 crate::choice! {
     /// Difficulty tiers. For the paper model they are bands of the blank fraction d; for the
@@ -287,6 +287,13 @@ impl Deadline {
         Solver::new(Config::default())
     }
 
+    /// [`rate_capped`], or the error of a rating the deadline stopped.
+    fn rate(&self, grid: &Grid, solution: &Grid, cap: Tier) -> Result<Option<Rating>> {
+        let passed = || self.at.is_some_and(|at| Instant::now() >= at);
+        rate_capped_until(grid, solution, cap, &passed)
+            .map_err(|_| TimeLimitReached(self.limit.unwrap_or_default()).into())
+    }
+
     /// How many solutions `grid` has besides value `v` at `c` (0 or 1), or the error of a
     /// search the deadline stopped (the call may run until it, not longer).
     fn others(&self, solver: &mut Solver, grid: &Grid, c: usize, v: u8) -> Result<usize> {
@@ -465,7 +472,9 @@ pub fn rated_puzzle_until<R: Rng + ?Sized>(
         deadline.check()?;
         let solution = random_complete(b, rng);
         let grid = dig_until(&solution, tier, blanks, deadline, rng)?;
-        let rating = rate_with_solution(&grid, &solution);
+        let rating = deadline
+            .rate(&grid, &solution, Tier::Evil)?
+            .expect("an evil cap never stops the rater");
         let dug = grid.cells().iter().filter(|&&v| v == 0).count();
         tiers[rating.tier as usize] += 1;
         most_blanks = most_blanks.max(dug);
@@ -554,7 +563,7 @@ fn dig_until<R: Rng + ?Sized>(
         let v = grid.get(c);
         grid.set(c, 0);
         let unique = deadline.others(&mut solver, &grid, c, v)? == 0;
-        let keep = unique && (cap == Tier::Evil || rate_capped(&grid, solution, cap).is_some());
+        let keep = unique && (cap == Tier::Evil || deadline.rate(&grid, solution, cap)?.is_some());
         if keep {
             blank += 1;
         } else {

@@ -153,14 +153,32 @@ pub fn rate_with_solution(puzzle: &Grid, solution: &Grid) -> Rating {
 /// Rates `puzzle` (unique, with this `solution`) but gives up with `None` as soon as it would
 /// need a technique above `cap`; cheaper than a full rating when only "tier ≤ cap?" matters.
 pub fn rate_capped(puzzle: &Grid, solution: &Grid, cap: Tier) -> Option<Rating> {
+    rate_capped_until(puzzle, solution, cap, &|| false).expect("never stopped")
+}
+
+/// The rating was stopped before it ended (see [`rate_capped_until`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+/// [`rate_capped`], asking `stop` before each step (a step places at least one digit; on a
+/// 64x64 grid one takes up to tens of milliseconds) and ending with [`Stopped`] when it says so.
+pub fn rate_capped_until(
+    puzzle: &Grid,
+    solution: &Grid,
+    cap: Tier,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Rating>, Stopped> {
     let mut board = Board::new(puzzle, solution);
     let mut uses = [0u32; 12];
     let mut hardest: Option<Technique> = None;
     while board.unplaced > 0 {
+        if stop() {
+            return Err(Stopped);
+        }
         let mut used = None;
         for t in Technique::ALL {
             if t.tier() > cap {
-                return None;
+                return Ok(None);
             }
             let k = board.apply(t);
             if k > 0 {
@@ -176,12 +194,12 @@ pub fn rate_capped(puzzle: &Grid, solution: &Grid, cap: Tier) -> Option<Rating> 
         .iter()
         .map(|&t| t.cost() * uses[t as usize] as u64)
         .sum();
-    Some(Rating {
+    Ok(Some(Rating {
         score,
         tier: hardest.map(Technique::tier).unwrap_or(Tier::Easy),
         hardest,
         uses,
-    })
+    }))
 }
 
 /// Candidates of a partly solved grid.

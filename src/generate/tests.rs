@@ -286,3 +286,39 @@ fn a_time_limit_makes_a_puzzle_whole_or_fails_the_run() {
         assert_eq!(limited, generate(&s, &|| {}).unwrap());
     }
 }
+
+#[test]
+fn the_streamed_report_is_the_report_printed_whole() {
+    use super::report::{rows, write_json, Row};
+    use crate::report::batch::{Header, InputInfo};
+    /// The report as one document, as `rate` wrote it before it streamed.
+    #[derive(serde::Serialize)]
+    struct Whole<'a> {
+        #[serde(flatten)]
+        header: Header,
+        inputs: [InputInfo; 1],
+        puzzles: &'a [Row],
+    }
+    let puzzles = parse_str(&format!("{CLASSIC} name=classic\n{ESCARGOT}\n"), None).unwrap();
+    let classified: Vec<_> = puzzles
+        .iter()
+        .map(|p| exact::Classified::Known(exact::classify(&p.grid)))
+        .collect();
+    let all = rows(&puzzles, &classified, &|| {});
+    for k in 0..=2 {
+        let rows: &[Row] = &all[..k];
+        let input = InputInfo::of_grids("p.txt", puzzles[..k].iter().map(|p| &p.grid));
+        let whole = Whole {
+            header: Header::new(vec!["rate".into()]),
+            inputs: [input.clone()],
+            puzzles: rows,
+        };
+        let mut streamed = Vec::new();
+        write_json(&mut streamed, vec!["rate".into()], input, |visit| {
+            rows.iter().try_for_each(visit)
+        })
+        .unwrap();
+        let expected = serde_json::to_string_pretty(&whole).unwrap() + "\n";
+        assert_eq!(String::from_utf8(streamed).unwrap(), expected, "{k} rows");
+    }
+}
