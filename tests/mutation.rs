@@ -317,3 +317,76 @@ fn mutated_shards_merge_exactly_or_are_refused_by_name() {
         eprintln!("{kind}: {t:?}");
     }
 }
+
+/// `text` with the first `"wall_s":NUMBER` set to `value`.
+fn with_wall_s(text: &str, value: &str) -> String {
+    let at = text.find("\"wall_s\":").unwrap() + "\"wall_s\":".len();
+    let end = at + text[at..].find([',', '\n', '}']).unwrap();
+    format!("{}{value}{}", &text[..at], &text[end..])
+}
+
+#[test]
+fn times_too_long_for_a_duration_are_refused_not_a_panic() {
+    // Found by the fuzz target resume_batch (fuzz/): a chunk whose time is finite but beyond
+    // what a Duration holds (4.3e19 s) panicked in --resume, and in merge a shard's wall time.
+    // Signed again, the edit passes the checksum and reaches the check of the time itself.
+    let d = temp_dir("mutation-long-times");
+    let args = [
+        "batch",
+        "puzzles/evil.txt",
+        "--runs",
+        "1",
+        "--steps",
+        "1500",
+        "--backend",
+        "cpu",
+        "--chunk",
+        "5",
+        "--threads",
+        "1",
+    ];
+    let (journal, _) = journal_of(&d, &args, 3);
+    let text = String::from_utf8(journal).unwrap();
+    let (header, body) = text.split_once('\n').unwrap();
+    let first = body.lines().next().unwrap();
+    let edited = with_wall_s(&first[17..], "0.0042783e22");
+    let signed = gpu_sudoku::job::journal::signed_line(header, &edited);
+    let path = d.join("r.json.partial.jsonl");
+    std::fs::write(&path, format!("{header}\n{signed}\n")).unwrap();
+    let report = d.join("r.json");
+    let o = bin()
+        .args(args)
+        .args(["--json", report.to_str().unwrap(), "--resume"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("r.json.partial.jsonl") && err.contains("is not a duration"),
+        "{err}"
+    );
+
+    let shards = common::two_shards(
+        &d,
+        "s",
+        &["batch", "puzzles/easy.txt", "--runs", "1", "--steps", "20"],
+    );
+    let shard = std::fs::read_to_string(&shards[1]).unwrap();
+    let body = &shard[..shard.rfind(",\n  \"digest\"").unwrap()];
+    let mut resigned = Vec::new();
+    gpu_sudoku::report::digest::write_signed(&mut resigned, |w| {
+        w.write_all(with_wall_s(body, "1e20").as_bytes())?;
+        w.write_all(b"\n}")
+    })
+    .unwrap();
+    let edited = d.join("edited.json");
+    std::fs::write(&edited, resigned).unwrap();
+    let o = run(&["merge", &shards[0], edited.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("edited.json") && err.contains("is not a duration"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -369,7 +369,9 @@ pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) ->
                 .map_err(|why| anyhow::anyhow!("{why}"))
                 .context(damaged.clone())?;
             // A chunk of the interrupted run counts the time it took then.
-            kept[fi].wall += Duration::from_secs_f64(c.wall_s);
+            kept[fi].wall = kept[fi]
+                .wall
+                .saturating_add(Duration::from_secs_f64(c.wall_s));
             take(span, c, &mut kept).context(damaged)?;
         }
         Ok(fits)

@@ -69,14 +69,21 @@ pub fn check_items(
     Ok(())
 }
 
-/// A time read back from a journal: a duration (finite, not negative).
+/// A time read back from a journal or report: a duration (finite, not negative, at most
+/// [`MAX_RECORDED_SECONDS`]).
 pub fn check_seconds(seconds: f64) -> std::result::Result<(), String> {
-    if seconds.is_finite() && seconds >= 0.0 {
+    if seconds.is_finite() && (0.0..=MAX_RECORDED_SECONDS).contains(&seconds) {
         Ok(())
     } else {
-        Err(format!("its time {seconds} s is not a duration"))
+        Err(format!(
+            "its time {seconds} s is not a duration of at most {MAX_RECORDED_SECONDS} s"
+        ))
     }
 }
+
+/// The longest time a record read back may claim (about 31 years): more is damage, and the sum
+/// of any number of such times still fits a `Duration` (a larger one did not, and panicked).
+pub const MAX_RECORDED_SECONDS: f64 = 1e9;
 
 /// The journal beside report file `report` (none without one, which `resume` refuses), opened
 /// for the run `header` names; when resuming, each chunk it already holds goes to `keep`, which
@@ -242,7 +249,8 @@ impl Journal {
                             len: line.raw.len() as u64,
                         };
                         // Counted only where kept (a line given twice is one chunk).
-                        if keep(span, c)? {
+                        // A record refused for what it holds is located like a damaged one.
+                        if keep(span, c).with_context(|| format!("{}:{number}", path.display()))? {
                             done += 1;
                         }
                         complete_bytes += line.bytes_with_newline();

@@ -374,7 +374,7 @@ fn merge_file(
         }
         crate::job::journal::check_seconds(f.summary.timing.wall_s)
             .map_err(|why| anyhow::anyhow!("{p}: {}: {why}", input.path))?;
-        wall += Duration::from_secs_f64(f.summary.timing.wall_s);
+        wall = wall.saturating_add(Duration::from_secs_f64(f.summary.timing.wall_s));
         for i in &f.instances {
             let r = &i.result;
             let Some(puzzle) = puzzles.get(r.puzzle).filter(|_| r.puzzle < input.puzzles) else {
