@@ -48,7 +48,22 @@ pub struct Args {
     pub time_limit: super::args::TimeLimit,
 }
 
-/// What the options ask for, in a few words ("rated evil puzzles").
+/// A run stopped by the time limit, said as what to expect and what to change.
+fn past_time_limit(a: &Args, e: anyhow::Error) -> anyhow::Error {
+    if e.downcast_ref::<TimeLimitReached>().is_none() {
+        return e;
+    }
+    e.context(format!(
+        "nothing written: {} at {n}x{n} takes longer than --time-limit {} per puzzle \
+         (docs/PUZZLES.md lists what each size and tier takes; --time-limit 0 waits as long as \
+         it takes)",
+        what_is_made(a),
+        a.time_limit,
+        n = a.size
+    ))
+}
+
+/// What the options ask for, in a few words ("a rated evil puzzle").
 fn what_is_made(a: &Args) -> String {
     let tier = a.tier.map(|t| format!(" {t}")).unwrap_or_default();
     match a.model {
@@ -120,17 +135,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     pb.enable_steady_tick(std::time::Duration::from_millis(500));
     let puzzles = generate_within(&spec, a.time_limit.0, &|| pb.inc(1));
     pb.finish_and_clear();
-    let puzzles = puzzles.map_err(|e| match e.downcast_ref::<TimeLimitReached>() {
-        Some(_) => e.context(format!(
-            "nothing written: {} at {n}x{n} takes longer than --time-limit {} per puzzle \
-             (docs/PUZZLES.md lists what each size and tier takes; --time-limit 0 waits as long \
-             as it takes)",
-            what_is_made(&a),
-            a.time_limit,
-            n = a.size
-        )),
-        None => e,
-    })?;
+    let puzzles = puzzles.map_err(|e| past_time_limit(&a, e))?;
     let what = match a.model {
         Model::Paper if a.unique => "paper model, unique variant: a random complete grid with a fraction d of its cells blanked in random order, skipping cells whose removal would allow a second solution; d per puzzle",
         Model::Paper => "paper model: a random complete grid with a fraction d of its cells blanked at random (not always unique); d per puzzle",

@@ -9,7 +9,8 @@
 //! rows of the reports wait in a scratch journal until the totals are known.
 
 use super::args::{
-    gave_up_line, print_table, InputArgs, ReportArgs, SearchLimits, GAVE_UP, STREAM_CHUNK,
+    gave_up_line, print_table, Classifier, InputArgs, ReportArgs, SearchLimits, GAVE_UP,
+    STREAM_CHUNK,
 };
 use anyhow::Result;
 use gpu_sudoku::choice::Choice;
@@ -17,6 +18,7 @@ use gpu_sudoku::exact::Classified;
 use gpu_sudoku::generate::report::{self, Counts, Row};
 use gpu_sudoku::generate::Tier;
 use gpu_sudoku::job::journal::{Journal, Span};
+use gpu_sudoku::puzzle::PuzzleReader;
 use gpu_sudoku::report::batch::InputInfo;
 use gpu_sudoku::shard::ContentHasher;
 use std::fmt::Write;
@@ -62,6 +64,42 @@ pub fn run(a: Args) -> Result<ExitCode> {
             Vec::new(),
         )),
     };
+    let (counts, input) = rate_all(&a, &mut reader, scan.is_none(), &solver, kept.as_mut())?;
+    solver.finish();
+    if let Some(scan) = &scan {
+        if (scan.puzzles, &scan.hash) != (input.puzzles, &input.hash) {
+            anyhow::bail!(
+                "{}: the file changed while it was read (checked: {} puzzles, then read: {}); \
+                 nothing written",
+                input.path,
+                scan.puzzles,
+                input.puzzles
+            );
+        }
+    }
+    let path = input.path.clone();
+    if let Some((journal, spans)) = kept {
+        write_reports(&a.reports, input, &journal, &spans)?;
+        journal.finish()?;
+    }
+    print_table(&a.reports, &totals(&path, &counts)?);
+    Ok(if counts.given_up() > 0 {
+        ExitCode::from(GAVE_UP)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Rates the input chunk by chunk, printing the table's rows as they come and keeping the
+/// reports' rows in `kept`; `unannounced`: the progress bar does not know the total. Returns
+/// the totals and what the input was.
+fn rate_all(
+    a: &Args,
+    reader: &mut PuzzleReader,
+    unannounced: bool,
+    solver: &Classifier,
+    mut kept: Option<&mut (Journal, Vec<Span>)>,
+) -> Result<(Counts, InputInfo)> {
     let (mut counts, mut hash) = (Counts::default(), ContentHasher::new());
     loop {
         let chunk = reader.next_chunk(STREAM_CHUNK)?;
@@ -71,7 +109,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         if counts.puzzles == 0 {
             solver.suspend(|| print_table(&a.reports, &table_heading()));
         }
-        let classified = solver.classify(&chunk, scan.is_none());
+        let classified = solver.classify(&chunk, unannounced);
         let rows = report::rows(&chunk, &classified, &|| {});
         let mut text = String::new();
         for ((p, r), c) in chunk.iter().zip(&rows).zip(&classified) {
@@ -81,52 +119,42 @@ pub fn run(a: Args) -> Result<ExitCode> {
             table_row(&mut text, r, c)?;
         }
         solver.suspend(|| print_table(&a.reports, &text));
-        if let Some((journal, spans)) = kept.as_mut() {
+        if let Some((journal, spans)) = kept.as_deref_mut() {
             spans.push(journal.append(&rows)?);
         }
     }
-    solver.finish();
-    let path = reader.file().to_string();
     let input = InputInfo {
-        path: path.clone(),
+        path: reader.file().to_string(),
         puzzles: counts.puzzles,
         hash: hash.finish(),
     };
-    if let Some(scan) = &scan {
-        if (scan.puzzles, &scan.hash) != (input.puzzles, &input.hash) {
-            anyhow::bail!(
-                "{path}: the file changed while it was read (checked: {} puzzles, then read: {}); \
-                 nothing written",
-                scan.puzzles,
-                input.puzzles
-            );
-        }
-    }
-    if let Some((journal, spans)) = kept {
-        let rows = journal.reader();
-        let each = |spans: &[Span], visit: &mut dyn FnMut(&Row) -> std::io::Result<()>| {
-            rows.read(spans, |chunk: Vec<Row>| {
-                chunk.iter().try_for_each(&mut *visit)
-            })
-        };
-        a.reports.write_streamed(
-            |w| {
-                let command = std::env::args().collect();
-                report::write_json(w, command, input, |visit| each(&spans, visit))
-            },
-            |w| {
-                w.write_all(report::CSV_HEADER.as_bytes())?;
-                each(&spans, &mut |r| report::write_csv_row(w, &path, r))
-            },
-        )?;
-        journal.finish()?;
-    }
-    print_table(&a.reports, &totals(&path, &counts)?);
-    Ok(if counts.given_up() > 0 {
-        ExitCode::from(GAVE_UP)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok((counts, input))
+}
+
+/// Writes the JSON and CSV reports of `input` from the rows kept at `spans` of `journal`.
+fn write_reports(
+    reports: &ReportArgs,
+    input: InputInfo,
+    journal: &Journal,
+    spans: &[Span],
+) -> Result<()> {
+    let path = input.path.clone();
+    let rows = journal.reader();
+    let each = |visit: &mut dyn FnMut(&Row) -> std::io::Result<()>| {
+        rows.read(spans, |chunk: Vec<Row>| {
+            chunk.iter().try_for_each(&mut *visit)
+        })
+    };
+    reports.write_streamed(
+        |w| {
+            let command = std::env::args().collect();
+            report::write_json(w, command, input, |visit| each(visit))
+        },
+        |w| {
+            w.write_all(report::CSV_HEADER.as_bytes())?;
+            each(&mut |r| report::write_csv_row(w, &path, r))
+        },
+    )
 }
 
 fn table_heading() -> String {
