@@ -372,15 +372,12 @@ fn times_too_long_for_a_duration_are_refused_not_a_panic() {
         &["batch", "puzzles/easy.txt", "--runs", "1", "--steps", "20"],
     );
     let shard = std::fs::read_to_string(&shards[1]).unwrap();
-    let body = &shard[..shard.rfind(",\n  \"digest\"").unwrap()];
-    let mut resigned = Vec::new();
-    gpu_sudoku::report::digest::write_signed(&mut resigned, |w| {
-        w.write_all(with_wall_s(body, "1e20").as_bytes())?;
-        w.write_all(b"\n}")
-    })
-    .unwrap();
     let edited = d.join("edited.json");
-    std::fs::write(&edited, resigned).unwrap();
+    std::fs::write(
+        &edited,
+        signed_again(&shard, |body| with_wall_s(body, "1e20")),
+    )
+    .unwrap();
     let o = run(&["merge", &shards[0], edited.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
@@ -388,5 +385,60 @@ fn times_too_long_for_a_duration_are_refused_not_a_panic() {
         err.contains("edited.json") && err.contains("is not a duration"),
         "{err}"
     );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Shard report `report` edited by `edit` (given its text before the digest) and signed again,
+/// as a forger would: what only the checks behind the digest can refuse.
+fn signed_again(report: &str, edit: impl Fn(&str) -> String) -> Vec<u8> {
+    let body = &report[..report.rfind(",\n  \"digest\"").unwrap()];
+    let mut out = Vec::new();
+    gpu_sudoku::report::digest::write_signed(&mut out, |w| {
+        w.write_all(edit(body).as_bytes())?;
+        w.write_all(b"\n}")
+    })
+    .unwrap();
+    out
+}
+
+#[test]
+fn a_run_beyond_the_runs_is_refused_in_merge() {
+    // Found by the fuzz target merge_batch (fuzz/): a signed shard whose instance (puzzle 1,
+    // run 2) read (puzzle 1, run 4) in a run of 3 runs per puzzle merged with exit 0: no item
+    // twice and the count right, while the real run 2 was gone. Compare's attempts the same.
+    let d = temp_dir("mutation-run-range");
+    for (args, from, to) in [
+        (
+            &["batch", "puzzles/easy.txt", "--runs", "2", "--steps", "20"][..],
+            "\"run\": 1,",
+            "\"run\": 5,",
+        ),
+        (
+            &[
+                "compare",
+                "puzzles/hard.txt",
+                "--algos",
+                "mrv",
+                "--runs",
+                "1",
+            ][..],
+            "\"run\": 0,",
+            "\"run\": 7,",
+        ),
+    ] {
+        let shards = common::two_shards(&d, args[0], args);
+        let shard = std::fs::read_to_string(&shards[1]).unwrap();
+        assert!(shard.contains(from), "{shard}");
+        let edited = d.join(format!("{}-edited.json", args[0]));
+        let bytes = signed_again(&shard, |body| body.replacen(from, to, 1));
+        std::fs::write(&edited, bytes).unwrap();
+        let o = run(&["merge", &shards[0], edited.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("-edited.json") && (err.contains("run 5") || err.contains("run 7")),
+            "{args:?}: {err}"
+        );
+    }
     std::fs::remove_dir_all(&d).ok();
 }

@@ -385,6 +385,15 @@ fn merge_file(
                     puzzles.len()
                 );
             };
+            // With no instance twice and the count right, in range means every one is there.
+            ensure!(
+                r.run < first.runs,
+                "{p}: {}: puzzle {} run {}, in a run of {} runs per puzzle",
+                input.path,
+                r.puzzle,
+                r.run,
+                first.runs
+            );
             if r.solved {
                 check_solved(r, puzzle).with_context(|| format!("{p}: {}", input.path))?;
             }
@@ -511,6 +520,17 @@ pub fn compare(shards: &Shards, command: Vec<String>) -> Result<crate::job::comp
                  edited or damaged? Rerun that shard",
                 x.algo,
                 algos.join(",")
+            );
+            // With no attempt twice and the count right, in range means every attempt is there.
+            ensure!(
+                x.puzzle < first.inputs[f].puzzles && x.run < first.params.runs,
+                "{shard}: an attempt on `{}` of puzzle {} run {}, in a run of {} puzzles × {} \
+                 runs; is the report edited or damaged? Rerun that shard",
+                x.path,
+                x.puzzle,
+                x.run,
+                first.inputs[f].puzzles,
+                first.params.runs
             );
         }
     }
