@@ -242,22 +242,25 @@ fn shard_kind(kind: &str, args: &[&str], seed: u64) -> Tally {
     t
 }
 
+/// A batch whose journal holds many chunks: 100 puzzles in chunks of 5, one thread.
+const BATCH_JOURNAL: [&str; 12] = [
+    "batch",
+    "puzzles/evil.txt",
+    "--runs",
+    "1",
+    "--steps",
+    "1500",
+    "--backend",
+    "cpu",
+    "--chunk",
+    "5",
+    "--threads",
+    "1",
+];
+
 #[test]
 fn mutated_journals_resume_exactly_or_are_refused_by_name() {
-    let batch = [
-        "batch",
-        "puzzles/evil.txt",
-        "--runs",
-        "1",
-        "--steps",
-        "1500",
-        "--backend",
-        "cpu",
-        "--chunk",
-        "5",
-        "--threads",
-        "1",
-    ];
+    let batch = BATCH_JOURNAL;
     let t = journal_kind("batch journal", &batch, 14, 1);
     eprintln!("batch journal: {t:?}");
     let compare = [
@@ -331,20 +334,7 @@ fn times_too_long_for_a_duration_are_refused_not_a_panic() {
     // what a Duration holds (4.3e19 s) panicked in --resume, and in merge a shard's wall time.
     // Signed again, the edit passes the checksum and reaches the check of the time itself.
     let d = temp_dir("mutation-long-times");
-    let args = [
-        "batch",
-        "puzzles/evil.txt",
-        "--runs",
-        "1",
-        "--steps",
-        "1500",
-        "--backend",
-        "cpu",
-        "--chunk",
-        "5",
-        "--threads",
-        "1",
-    ];
+    let args = BATCH_JOURNAL;
     let (journal, _) = journal_of(&d, &args, 3);
     let text = String::from_utf8(journal).unwrap();
     let (header, body) = text.split_once('\n').unwrap();
