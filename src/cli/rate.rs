@@ -18,9 +18,8 @@ use gpu_sudoku::exact::Classified;
 use gpu_sudoku::generate::report::{self, Counts, Row};
 use gpu_sudoku::generate::Tier;
 use gpu_sudoku::job::journal::{Journal, Span};
-use gpu_sudoku::puzzle::PuzzleReader;
+use gpu_sudoku::puzzle::{Content, PuzzleReader};
 use gpu_sudoku::report::batch::InputInfo;
-use gpu_sudoku::shard::ContentHasher;
 use std::fmt::Write;
 use std::process::ExitCode;
 
@@ -100,7 +99,7 @@ fn rate_all(
     solver: &Classifier,
     mut kept: Option<&mut (Journal, Vec<Span>)>,
 ) -> Result<(Counts, InputInfo)> {
-    let (mut counts, mut hash) = (Counts::default(), ContentHasher::new());
+    let (mut counts, mut content) = (Counts::default(), Content::default());
     loop {
         let chunk = reader.next_chunk(STREAM_CHUNK)?;
         if chunk.is_empty() {
@@ -113,8 +112,7 @@ fn rate_all(
         let rows = report::rows(&chunk, &classified, &|| {});
         let mut text = String::new();
         for ((p, r), c) in chunk.iter().zip(&rows).zip(&classified) {
-            hash.update(p.grid.to_line().as_bytes());
-            hash.end_part();
+            content.add(&p.grid);
             counts.add(r);
             table_row(&mut text, r, c)?;
         }
@@ -123,12 +121,7 @@ fn rate_all(
             spans.push(journal.append(&rows)?);
         }
     }
-    let input = InputInfo {
-        path: reader.file().to_string(),
-        puzzles: counts.puzzles,
-        hash: hash.finish(),
-    };
-    Ok((counts, input))
+    Ok((counts, InputInfo::of_content(reader.file(), &content)))
 }
 
 /// Writes the JSON and CSV reports of `input` from the rows kept at `spans` of `journal`.

@@ -276,22 +276,24 @@ impl Deadline {
 
     /// An error once the deadline has passed.
     pub fn check(&self) -> Result<()> {
-        match (self.at, self.limit) {
-            (Some(at), Some(limit)) if Instant::now() >= at => Err(TimeLimitReached(limit).into()),
-            _ => Ok(()),
+        if self.passed() {
+            return Err(self.reached());
         }
+        Ok(())
     }
 
-    /// The exact solver for [`Deadline::others`].
-    fn solver(&self) -> Solver {
-        Solver::new(Config::default())
+    fn passed(&self) -> bool {
+        self.at.is_some_and(|at| Instant::now() >= at)
+    }
+
+    /// The error of a puzzle stopped by the deadline.
+    fn reached(&self) -> anyhow::Error {
+        TimeLimitReached(self.limit.unwrap_or_default()).into()
     }
 
     /// [`rate_capped`], or the error of a rating the deadline stopped.
     fn rate(&self, grid: &Grid, solution: &Grid, cap: Tier) -> Result<Option<Rating>> {
-        let passed = || self.at.is_some_and(|at| Instant::now() >= at);
-        rate_capped_until(grid, solution, cap, &passed)
-            .map_err(|_| TimeLimitReached(self.limit.unwrap_or_default()).into())
+        rate_capped_until(grid, solution, cap, &|| self.passed()).map_err(|_| self.reached())
     }
 
     /// How many solutions `grid` has besides value `v` at `c` (0 or 1), or the error of a
@@ -305,7 +307,7 @@ impl Deadline {
         solver.set_time_limit(left.map(|d| d.max(Duration::from_millis(1))));
         let o = solver.count_excluding(grid, 1, Some((c, v)));
         if o.aborted {
-            return Err(TimeLimitReached(self.limit.unwrap_or_default()).into());
+            return Err(self.reached());
         }
         Ok(o.count)
     }
@@ -394,7 +396,7 @@ pub fn paper_puzzle_until<R: Rng + ?Sized>(
     };
     let cells = Geometry::get(spec.b).cells;
     let k = blanks_for(d, cells, spec.tier);
-    let mut solver = deadline.solver();
+    let mut solver = Solver::new(Config::default());
     let mut reached = Vec::new();
     for _ in 0..max_grids(spec.b) {
         deadline.check()?;
@@ -553,7 +555,7 @@ fn dig_until<R: Rng + ?Sized>(
     let mut order: Vec<usize> = (0..g.cells).collect();
     order.shuffle(rng);
     let mut grid = solution.clone();
-    let mut solver = deadline.solver();
+    let mut solver = Solver::new(Config::default());
     let mut blank = 0;
     for c in order {
         if Some(blank) == blanks {

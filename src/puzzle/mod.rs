@@ -192,6 +192,28 @@ impl Grid {
 pub const CLASSIC: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
+/// Puzzles met one at a time, named by their content: how many, and the
+/// [`crate::shard::content_hash`] of their one-line grids. Reports name an input so, and the
+/// same puzzles under another name or layout are the same input.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Content {
+    pub puzzles: usize,
+    hash: crate::shard::ContentHasher,
+}
+
+impl Content {
+    pub fn add(&mut self, grid: &Grid) {
+        self.hash.update(grid.to_line().as_bytes());
+        self.hash.end_part();
+        self.puzzles += 1;
+    }
+
+    /// The content hash of the grids added so far.
+    pub fn hash(&self) -> String {
+        self.hash.finish()
+    }
+}
+
 /// "r3c7" style 1-based cell name used in messages.
 pub fn cell_name(cell: usize, n: usize) -> String {
     format!("r{}c{}", cell / n + 1, cell % n + 1)

@@ -158,22 +158,19 @@ pub struct Scan {
 /// [`read_puzzles_with`] gives.
 pub fn scan_puzzles(path: &str, options: &ReadOptions) -> Result<Scan, ParseError> {
     let mut reader = PuzzleReader::open(path, options)?;
-    let (mut puzzles, mut hash) = (0, crate::shard::ContentHasher::new());
-    let mut longest_extra = 0;
+    let (mut content, mut longest_extra) = (super::Content::default(), 0);
     for p in reader.by_ref() {
         let p = p?;
-        hash.update(p.grid.to_line().as_bytes());
-        hash.end_part();
+        content.add(&p.grid);
         longest_extra = longest_extra.max(p.extra.len());
-        puzzles += 1;
     }
     match reader.box_size() {
-        Some(b) if puzzles > 0 => Ok(Scan {
+        Some(b) if content.puzzles > 0 => Ok(Scan {
             path: reader.file,
             b,
-            puzzles,
+            puzzles: content.puzzles,
             header: reader.header,
-            hash: hash.finish(),
+            hash: content.hash(),
             longest_extra,
         }),
         _ => Err(reader.nothing_found()),

@@ -68,16 +68,17 @@ impl InputInfo {
         grids: impl IntoIterator<Item = &'a crate::puzzle::Grid>,
     ) -> InputInfo {
         // One line at a time: a file of a million puzzles needs no copy of them all.
-        let (mut puzzles, mut hash) = (0, crate::shard::ContentHasher::new());
-        for g in grids {
-            hash.update(g.to_line().as_bytes());
-            hash.end_part();
-            puzzles += 1;
-        }
+        let mut content = crate::puzzle::Content::default();
+        grids.into_iter().for_each(|g| content.add(g));
+        InputInfo::of_content(path, &content)
+    }
+
+    /// The input `path` whose puzzles were `content`.
+    pub fn of_content(path: &str, content: &crate::puzzle::Content) -> InputInfo {
         InputInfo {
             path: path.into(),
-            puzzles,
-            hash: hash.finish(),
+            puzzles: content.puzzles,
+            hash: content.hash(),
         }
     }
 }
