@@ -520,28 +520,13 @@ fn generate_gives_up_at_its_time_limit_and_writes_nothing() {
     assert!(!out.exists(), "nothing written");
     assert!(took < 60.0, "the limit bounds the run: {took} s");
     // A limit that is not reached changes nothing: the same bytes as without one.
-    let with = run(&[
-        "generate",
-        "--model",
-        "rated",
-        "--tier",
-        "hard",
-        "--count",
-        "3",
-        "--time-limit",
-        "1h",
-    ]);
-    let without = run(&[
-        "generate",
-        "--model",
-        "rated",
-        "--tier",
-        "hard",
-        "--count",
-        "3",
-        "--time-limit",
-        "0",
-    ]);
+    let generate = |limit: &str| {
+        let args = [
+            "generate", "--model", "rated", "--tier", "hard", "--count", "3",
+        ];
+        run(&[&args[..], &["--time-limit", limit]].concat())
+    };
+    let (with, without) = (generate("1h"), generate("0"));
     common::ok(&with);
     common::ok(&without);
     assert_eq!(with.stdout, without.stdout);
