@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 /// The identity of this build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct BuildInfo {
     /// The crate version (Cargo.toml).
     pub version: &'static str,

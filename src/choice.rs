@@ -26,7 +26,8 @@ pub fn names<C: Choice>() -> String {
 }
 
 /// Defines an enum of named options with [`Choice`], `Display` (the name), `Serialize` (the
-/// name as a string) and `Deserialize` (from the name). Each variant is written `Variant = "name"`, after its doc comment, which
+/// name as a string), `Deserialize` (from the name) and `JsonSchema` (one of the names, each
+/// with its help). Each variant is written `Variant = "name"`, after its doc comment, which
 /// becomes its help text.
 #[macro_export]
 macro_rules! choice {
@@ -68,6 +69,22 @@ macro_rules! choice {
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.serialize_str($crate::choice::Choice::name(*self))
+            }
+        }
+
+        impl ::schemars::JsonSchema for $name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                let one_of: Vec<::serde_json::Value> = <$name as $crate::choice::Choice>::ALL
+                    .iter()
+                    .map(|c| ::serde_json::json!({
+                        "const": $crate::choice::Choice::name(*c),
+                        "description": $crate::choice::Choice::help(*c),
+                    }))
+                    .collect();
+                ::schemars::json_schema!({ "type": "string", "oneOf": one_of })
             }
         }
 

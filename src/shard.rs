@@ -63,6 +63,20 @@ impl std::fmt::Display for Shard {
     }
 }
 
+/// Its schema: the text it is written as.
+impl schemars::JsonSchema for Shard {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Shard".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "The part of a run a report holds, `K/N` with K from 1 to N.",
+            "type": "string",
+            "pattern": "^[1-9][0-9]*/[1-9][0-9]*$",
+        })
+    }
+}
+
 /// In reports and journals a shard is the text `"K/N"`, as on the command line.
 impl Serialize for Shard {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {

@@ -38,6 +38,7 @@ mod rate;
 mod reproduce;
 mod rfss;
 mod rfss_args;
+mod schema;
 mod solve;
 mod sweep;
 mod trace;
@@ -107,6 +108,8 @@ pub enum Command {
     Merge(merge::Args),
     /// List the GPU adapters wgpu can see (their index or name goes to --adapter).
     Adapters(adapters::Args),
+    /// Print the JSON Schema of a report kind (batch, compare, sweep, rate, rfss, reproduce).
+    Schema(schema::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell) made from this command line.
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff) made from this command line.
@@ -152,6 +155,7 @@ pub fn main() -> ExitCode {
         Command::PlotLines(a) => plot::run_lines(a),
         Command::Merge(a) => merge::run(a),
         Command::Adapters(a) => adapters::run(a),
+        Command::Schema(a) => schema::run(a),
         Command::Completions(a) => completions::completions(a),
         Command::Man(a) => completions::man(a),
     };

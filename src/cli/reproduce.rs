@@ -12,7 +12,7 @@ use gpu_sudoku::puzzle::{read_puzzles, read_puzzles_from, Grid, PuzzleFile, Read
 use gpu_sudoku::report::schema::{Header, InputInfo};
 use gpu_sudoku::reproduce::baselines::{INFO_H410, PYUZZLE_GA, PYUZZLE_GENERATIONS, PYUZZLE_RUNS};
 use gpu_sudoku::reproduce::rfss::HORN_2017;
-use gpu_sudoku::reproduce::{self, BaselinesReproduction, Reading, RfssReproduction};
+use gpu_sudoku::reproduce::{self, BaselinesReproduction, Reading, Report, RfssReproduction};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -132,25 +132,10 @@ pub fn run(c: Command) -> Result<ExitCode> {
     }
 }
 
-/// The JSON of every `reproduce` command: provenance, then the reproduction's own fields.
-#[derive(Serialize)]
-struct Report<'a, T: Serialize> {
-    #[serde(flatten)]
-    header: Header,
-    backend: &'static str,
-    adapter: Option<String>,
-    /// The folder the inputs were read from, or `built in` (the copies of the repository's
-    /// files this build carries).
-    puzzles: &'a str,
-    /// Every file read, with its puzzle count and content hash.
-    inputs: Vec<InputInfo>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed: Option<u64>,
-    #[serde(flatten)]
-    reproduction: &'a T,
-}
+/// Builds the report of a reproduction and writes it as the outputs ask.
+struct Written<'a, T: Serialize>(Report<'a, T>);
 
-impl<'a, T: Serialize> Report<'a, T> {
+impl<'a, T: Serialize> Written<'a, T> {
     fn new(
         backend: &'static str,
         adapter: Option<String>,
@@ -159,7 +144,7 @@ impl<'a, T: Serialize> Report<'a, T> {
         seed: Option<u64>,
         reproduction: &'a T,
     ) -> Self {
-        Report {
+        Written(Report {
             header: Header::new(std::env::args().collect()),
             backend,
             adapter,
@@ -167,7 +152,7 @@ impl<'a, T: Serialize> Report<'a, T> {
             inputs,
             seed,
             reproduction,
-        }
+        })
     }
 
     /// Prints `table` (on stderr when a report goes to stdout) and writes the outputs.
@@ -184,7 +169,7 @@ impl<'a, T: Serialize> Report<'a, T> {
         }
         for o in outputs {
             let text = if o.flag == "--json" {
-                serde_json::to_string_pretty(self)? + "\n"
+                serde_json::to_string_pretty(&self.0)? + "\n"
             } else {
                 markdown()
             };
@@ -341,7 +326,7 @@ fn ilca(a: IlcaArgs) -> Result<ExitCode> {
             bar.inc(k as u64)
         })?;
     bar.finish_and_clear();
-    Report::new(
+    Written::new(
         device.name(),
         device.adapter(),
         sets.label(),
@@ -411,7 +396,7 @@ fn rfss(a: RfssArgs) -> Result<ExitCode> {
             .transpose()?,
     };
     bar.finish_and_clear();
-    Report::new(
+    Written::new(
         device.name(),
         device.adapter(),
         sets.label(),
@@ -480,7 +465,7 @@ fn baselines(a: BaselinesArgs) -> Result<ExitCode> {
     };
     bar.finish_and_clear();
     let inputs = files.iter().map(InputInfo::of_file).collect();
-    Report::new(
+    Written::new(
         "cpu",
         None,
         sets.label(),

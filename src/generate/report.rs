@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 /// One puzzle's row of the report.
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, schemars::JsonSchema)]
 pub struct Row {
     pub line: usize,
     pub clues: usize,
@@ -117,11 +117,26 @@ impl Counts {
 
 /// The fields the JSON report opens with: the tool, the command and the inputs (a list of one,
 /// named and shaped as in `batch`, `compare` and `reproduce`); one object per puzzle follows.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Opening {
     #[serde(flatten)]
     header: Header,
     inputs: [InputInfo; 1],
+}
+
+/// The whole JSON report as [`write_json`] writes it: the opening, then a row per puzzle.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)] // only its schema is used
+struct RateJson {
+    #[serde(flatten)]
+    opening: Opening,
+    /// One row per puzzle, in the file's order.
+    puzzles: Vec<Row>,
+}
+
+/// The JSON Schema of the `rate` report (`gpu-sudoku schema rate`).
+pub fn json_schema() -> serde_json::Value {
+    crate::report::schema::json_schema_of::<RateJson>("gpu-sudoku rate report", false)
 }
 
 /// Writes the JSON report of `input`, made by `command`, with the rows `each_row` hands over

@@ -122,7 +122,7 @@ impl Prune {
 }
 
 /// Every parameter of an ILCA run; the CLI, the CPU engine and the GPU engine share it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct IlcaParams {
     /// Maximum time-steps per run (the paper: 250).
     pub steps: u32,

@@ -425,6 +425,60 @@ fn run_blocks(
     Ok(usage)
 }
 
+/// The sweep's JSON report (see [`Report::json`]).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct SweepJson<'a> {
+    #[serde(flatten)]
+    header: crate::report::schema::Header,
+    /// Always `sweep`: what `merge` tells the report kinds apart by.
+    kind: &'static str,
+    params: SweepParams<'a>,
+    /// Every input file, hashed.
+    inputs: &'a [InputInfo],
+    /// The part of the sweep this report holds, when sharded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<Shard>,
+    /// Host and start time; not part of the results.
+    provenance: &'a serde_json::Value,
+    /// One row per setting and group of puzzles, in setting order.
+    rows: Vec<RowJson<'a>>,
+}
+
+/// What a sweep varied and held.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct SweepParams<'a> {
+    /// The swept parameters, `+`-joined (`ratio+sr`).
+    swept: &'a str,
+    /// The setting every point starts from.
+    base: &'a IlcaParams,
+    /// Each swept parameter with its values.
+    axes: &'a [(Param, Vec<f64>)],
+    /// Settings of the whole sweep (all shards).
+    settings: usize,
+    /// Runs per puzzle and setting.
+    runs: usize,
+    /// Width of the d bins of the `d` rows.
+    d_bin: f64,
+}
+
+/// A row of the JSON report: the CSV row's fields, its setting and its solved rate.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct RowJson<'a> {
+    /// The setting's index in the plan (its place over all shards).
+    setting: usize,
+    #[serde(flatten)]
+    row: &'a Row,
+    /// Percentage of the instances solved (null for none).
+    solved_pct: Option<f64>,
+    /// Wilson 95% interval of `solved_pct`, in percent.
+    solved_pct_95: Option<[f64; 2]>,
+}
+
+/// The JSON Schema of the sweep report (`gpu-sudoku schema sweep`).
+pub fn json_schema() -> serde_json::Value {
+    crate::report::schema::json_schema_of::<SweepJson<'static>>("gpu-sudoku sweep report", true)
+}
+
 /// A finished sweep: its rows (in the CSV's order), what the JSON report says of it, what each
 /// device did, and the journal that stays until the reports are written ([`Report::finish`]).
 pub struct Report {
@@ -482,41 +536,37 @@ impl Report {
     }
 
     /// The JSON report: the rows with each one's setting index (in setting order), the inputs'
-    /// hashes and the provenance; what `gpu-sudoku merge` joins for sharded sweeps.
+    /// hashes and the provenance; what `gpu-sudoku merge` joins for sharded sweeps. Its fields
+    /// are [`SweepJson`]'s, in alphabetical order as a JSON value keeps them.
     pub fn json(&self) -> serde_json::Value {
         let mut tagged: Vec<(usize, &Row)> = self.setting.iter().copied().zip(&self.rows).collect();
         tagged.sort_by_key(|(s, _)| *s);
-        let rows: Vec<serde_json::Value> = tagged
-            .iter()
-            .map(|(s, r)| {
-                let mut v = serde_json::to_value(r).expect("a row serialises");
-                v["setting"] = (*s).into();
-                // As in batch's and compare's rows (NaN, for no instances, is null).
-                v["solved_pct"] = r.solved_pct().into();
-                v["solved_pct_95"] = serde_json::json!(r.solved_pct_95());
-                v
-            })
-            .collect();
-        serde_json::json!({
-            "tool": "gpu-sudoku",
-            "version": env!("CARGO_PKG_VERSION"),
-            "build": crate::build_info::BUILD,
-            "schema": crate::report::batch::SCHEMA,
-            "command": self.command,
-            "kind": "sweep",
-            "params": {
-                "swept": self.swept,
-                "base": self.base,
-                "axes": self.axes,
-                "settings": self.settings,
-                "runs": self.runs,
-                "d_bin": self.d_bin,
+        let doc = SweepJson {
+            header: crate::report::schema::Header::new(self.command.clone()),
+            kind: "sweep",
+            params: SweepParams {
+                swept: &self.swept,
+                base: &self.base,
+                axes: &self.axes,
+                settings: self.settings,
+                runs: self.runs,
+                d_bin: self.d_bin,
             },
-            "inputs": self.inputs,
-            "shard": self.shard,
-            "provenance": self.provenance,
-            "rows": rows,
-        })
+            inputs: &self.inputs,
+            shard: self.shard,
+            provenance: &self.provenance,
+            rows: tagged
+                .into_iter()
+                .map(|(setting, row)| RowJson {
+                    setting,
+                    row,
+                    // As in batch's and compare's rows: null for no instances.
+                    solved_pct: Some(row.solved_pct()).filter(|p| p.is_finite()),
+                    solved_pct_95: row.solved_pct_95(),
+                })
+                .collect(),
+        };
+        serde_json::to_value(doc).expect("a sweep report serialises")
     }
 
     /// The JSON report, pretty-printed, its digest last, with a final newline.

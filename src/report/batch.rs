@@ -160,7 +160,7 @@ impl Records {
 }
 
 /// Aggregate numbers of one file (or of all files).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     pub puzzles: usize,
     pub instances: usize,
@@ -189,7 +189,7 @@ pub struct Summary {
     pub timing: Timing,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Timing {
     pub wall_s: f64,
     pub instance_steps_per_s: f64,
@@ -487,7 +487,7 @@ pub fn row_labels<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Ve
 }
 
 /// One instance in the JSON report.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct InstanceJson<'a> {
     puzzle: usize,
     line: usize,
@@ -501,7 +501,7 @@ struct InstanceJson<'a> {
 }
 
 /// One puzzle's runs in the JSON report.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct PuzzleJson {
     puzzle: usize,
     line: usize,
@@ -519,7 +519,7 @@ struct PuzzleJson {
     extra: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct FileJson<'a> {
     path: &'a str,
     label: &'a str,
@@ -533,6 +533,16 @@ struct FileJson<'a> {
 struct InstancesJson<'a> {
     file: &'a FileResults,
     algorithm: &'a str,
+}
+
+/// Its schema: a list of [`InstanceJson`].
+impl schemars::JsonSchema for InstancesJson<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Instances".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        g.subschema_for::<Vec<InstanceJson<'static>>>()
+    }
 }
 
 impl Serialize for InstancesJson<'_> {
@@ -593,7 +603,7 @@ fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
 }
 
 /// Everything needed to reproduce and audit an ILCA batch.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct BatchJson<'a> {
     #[serde(flatten)]
     header: Header,
@@ -643,6 +653,11 @@ pub struct BatchInfo<'a> {
     pub shard: Option<Shard>,
     /// Host and start time (or, for a merge, each shard's); not part of the results.
     pub provenance: serde_json::Value,
+}
+
+/// The JSON Schema of the batch report (`gpu-sudoku schema batch`).
+pub fn json_schema() -> serde_json::Value {
+    super::schema::json_schema_of::<BatchJson<'static>>("gpu-sudoku batch report", true)
 }
 
 /// Writes the JSON report of a batch (pretty-printed) to `w`, reading each file's records as

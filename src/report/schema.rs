@@ -12,7 +12,7 @@ pub const SCHEMA: u32 = 3;
 /// The fields every JSON report opens with: which tool and version wrote it, the build it came
 /// from (commit, compiler, wgpu, target), its schema, and the command line that made it (so
 /// the run can be repeated).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Header {
     pub tool: &'static str,
     pub version: &'static str,
@@ -35,7 +35,7 @@ impl Header {
 }
 
 /// One input of a run, identified by its content.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct InputInfo {
     pub path: String,
     pub puzzles: usize,
@@ -93,4 +93,59 @@ pub fn provenance_here(started: std::time::SystemTime) -> serde_json::Value {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     serde_json::json!({ "host": host, "started_unix": secs })
+}
+
+/// The JSON Schema (draft 2020-12) of a report whose document is the type `T`, as its writer
+/// serialises it, with the `digest` field that [`super::digest::write_signed`] adds where
+/// `signed`. `title` names the report kind.
+pub fn json_schema_of<T: schemars::JsonSchema>(title: &str, signed: bool) -> serde_json::Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    let mut schema = serde_json::Value::from(generator.into_root_schema_for::<T>());
+    closed(&mut schema);
+    schema["title"] = title.into();
+    if signed {
+        schema["properties"]["digest"] = serde_json::json!({
+            "description": "The report's digest, its last field: the 64-bit FNV-1a hash (16 hex \
+                            digits) of every byte before it. `merge` checks it before believing \
+                            any record.",
+            "type": "string",
+            "pattern": "^[0-9a-f]{16}$",
+        });
+        if let Some(required) = schema["required"].as_array_mut() {
+            required.push("digest".into());
+        }
+    }
+    schema
+}
+
+/// Marks every object schema with fixed properties as closed (`unevaluatedProperties: false`)
+/// unless it already says otherwise (a flattened map leaves it open): a field the writer adds
+/// without its type saying so fails validation instead of passing unnoticed. The variants of a
+/// flattened enum (a `oneOf` beside `properties`) stay open: their object closes over both.
+fn closed(schema: &mut serde_json::Value) {
+    close(schema, false);
+}
+
+fn close(schema: &mut serde_json::Value, flattened_part: bool) {
+    match schema {
+        serde_json::Value::Object(m) => {
+            let fixed = m.contains_key("properties");
+            if fixed && !flattened_part && !m.contains_key("additionalProperties") {
+                m.insert("unevaluatedProperties".into(), false.into());
+            }
+            for (k, v) in m.iter_mut() {
+                let parts = fixed && matches!(k.as_str(), "oneOf" | "anyOf" | "allOf");
+                match v {
+                    serde_json::Value::Array(a) if parts => {
+                        a.iter_mut().for_each(|p| close(p, true));
+                    }
+                    _ => close(v, false),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|v| close(v, false)),
+        _ => {}
+    }
 }

@@ -40,7 +40,7 @@ pub fn wilson95(successes: usize, trials: usize) -> Option<(f64, f64)> {
 }
 
 /// Time to solution at 99% confidence.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Tts {
     /// TTS99 in the algorithm's steps.
     pub steps: f64,

@@ -23,14 +23,14 @@ pub const ASTAR_10: &str = "astar-d0673-10";
 pub const ASTAR_ITERATION_LIMIT: u64 = 100_000_000;
 
 /// A mean the report gives and how many puzzles it averaged.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ReportMean {
     pub mean: f64,
     pub puzzles: usize,
 }
 
 /// One row of the A* comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct AstarSpec {
     /// The baseline's name for [`baselines::by_name`].
     pub algo: &'static str,
@@ -108,7 +108,7 @@ pub const INFO_H410: [AstarSpec; 7] = [
 
 /// The report's solved counts on one puzzle, as printed in its first table for the puzzle:
 /// rows `CROSSOVER_MUTATION`, columns fps, tournament, rank (`None`: not run by the report).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GaReport {
     pub puzzle: &'static str,
     /// The input file (stem).
@@ -178,7 +178,7 @@ pub const PYUZZLE_GA: [GaReport; 3] = [
 ];
 
 /// One A* row: the report's figure and what we measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct AstarRow {
     #[serde(flatten)]
     pub spec: AstarSpec,
@@ -190,14 +190,14 @@ pub struct AstarRow {
 }
 
 /// The A* trial counts.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct AstarTable {
     pub iteration_limit: u64,
     pub rows: Vec<AstarRow>,
 }
 
 /// One combination on one puzzle.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct GaCell {
     /// The `compare` name, e.g. `ga-rank-single-swap`.
     pub algo: String,
@@ -210,7 +210,7 @@ pub struct GaCell {
 }
 
 /// Every combination on one puzzle.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct GaPuzzle {
     pub puzzle: &'static str,
     pub path: String,
@@ -219,7 +219,7 @@ pub struct GaPuzzle {
 }
 
 /// The GA operator table.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct GaTable {
     pub runs: usize,
     pub generations: u64,
@@ -232,7 +232,7 @@ pub struct GaTable {
 }
 
 /// Everything `reproduce baselines` measured (either part may be left out).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct BaselinesReproduction {
     pub astar: Option<AstarTable>,
     pub ga: Option<GaTable>,

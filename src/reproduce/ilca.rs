@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 /// One reading of the open choices (docs/REPRODUCTION.md §2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Reading {
     pub compare: Compare,
     pub tie: TieBreak,
@@ -86,7 +86,7 @@ pub fn paper_presets() -> Vec<&'static Preset> {
 }
 
 /// One tier (or the overall row) of one setting: the paper's rate and what was measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TierRow {
     pub tier: String,
     /// The paper's rate (%), where it reports one.
@@ -95,7 +95,7 @@ pub struct TierRow {
 }
 
 /// One setting (table × reading) on every tier.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SettingRows {
     /// "Table 2" etc.
     pub table: &'static str,
@@ -110,7 +110,7 @@ pub struct SettingRows {
 }
 
 /// Everything `reproduce ilca` measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct IlcaReproduction {
     pub runs: usize,
     pub settings: Vec<SettingRows>,

@@ -9,11 +9,13 @@
 
 pub mod baselines;
 pub mod ilca;
+pub mod report;
 pub mod rfss;
 pub mod shipped;
 
 pub use baselines::{reproduce_astar, reproduce_ga, BaselinesReproduction};
 pub use ilca::{reproduce_ilca, IlcaReproduction, Reading};
+pub use report::Report;
 pub use rfss::{reproduce_horn, reproduce_tiers, RfssReproduction};
 
 use crate::report::batch::Summary;

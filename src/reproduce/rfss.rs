@@ -16,7 +16,7 @@ use std::time::Instant;
 
 /// What Horn reports of his run (J. Horn, "Solving a Large Sudoku by Co-evolving Numerals",
 /// GECCO'17 Companion, §3 and Fig. 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct HornRun {
     /// The puzzle: a 25x25 from puzzle-magazine.com (not available to us).
     pub side: usize,
@@ -46,7 +46,7 @@ pub const HORN_2017: HornRun = HornRun {
 };
 
 /// One puzzle of Horn's size: its clues and what plain RFSS did with it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct HornPuzzle {
     /// 0-based index in its file.
     pub puzzle: usize,
@@ -59,7 +59,7 @@ pub struct HornPuzzle {
 }
 
 /// One file of Horn-sized puzzles.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct HornFile {
     pub path: String,
     pub label: String,
@@ -69,7 +69,7 @@ pub struct HornFile {
 }
 
 /// Horn's run beside ours.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct HornReproduction {
     pub paper: HornRun,
     pub params: RfssParams,
@@ -78,7 +78,7 @@ pub struct HornReproduction {
 }
 
 /// One tier of a column: its file and the rate measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TierRow {
     pub tier: String,
     pub path: String,
@@ -86,7 +86,7 @@ pub struct TierRow {
 }
 
 /// One puzzle set (paper model or unique) under one setting (plain or enhanced).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TierColumn {
     /// "paper model" or "unique (rated)".
     pub puzzles: String,
@@ -96,13 +96,13 @@ pub struct TierColumn {
 }
 
 /// The 9x9 tier rates: every puzzle set, plain and with `--enhance propagate`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct TierRates {
     pub columns: Vec<TierColumn>,
 }
 
 /// Everything `reproduce rfss` measured (either part may be left out).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RfssReproduction {
     pub horn: Option<HornReproduction>,
     pub tiers: Option<TierRates>,

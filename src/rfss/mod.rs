@@ -74,7 +74,7 @@ crate::choice! {
 pub const RES_PER_SPECIES: usize = 4;
 
 /// Parameters of an RFSS run. [`RfssParams::validate`] says what is wrong with bad values.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RfssParams {
     /// Upper bound on generations per instance (≥ 1).
     pub max_generations: u32,
@@ -144,7 +144,7 @@ impl RfssParams {
 }
 
 /// One species: numeral `numeral` in (blank) cell `cell`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Species {
     pub cell: u32,
     pub numeral: u8,
@@ -373,7 +373,7 @@ impl Readoff {
 }
 
 /// Why a run ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase", tag = "status", content = "reason")]
 pub enum Status {
     /// The read-off is a verified solution.
@@ -396,7 +396,7 @@ impl Status {
 }
 
 /// The result of one RFSS instance.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RfssOutcome {
     #[serde(flatten)]
     pub status: Status,

@@ -123,8 +123,13 @@ impl<'a> FileRun<'a> {
     }
 }
 
+/// The JSON Schema of the `rfss` report (`gpu-sudoku schema rfss`).
+pub fn json_schema() -> serde_json::Value {
+    crate::report::schema::json_schema_of::<Report<'static>>("gpu-sudoku rfss report", false)
+}
+
 /// One puzzle's record in the JSON report.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct PuzzleJson<'a> {
     puzzle: usize,
     line: usize,
@@ -133,7 +138,7 @@ struct PuzzleJson<'a> {
 }
 
 /// The JSON report.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Report<'a> {
     #[serde(flatten)]
     header: Header,
@@ -146,7 +151,7 @@ struct Report<'a> {
     timing: Timing,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Timing {
     wall_s: f64,
     generations_per_s: f64,

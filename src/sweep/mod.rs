@@ -29,7 +29,19 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A parameter a sweep can vary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Param {
     /// lp/lr, with lp (or lr) fixed.
@@ -118,7 +130,7 @@ pub enum Values {
 pub const MAX_POINTS: usize = 1_000_000;
 
 /// One setting of a sweep (a grid point).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Point {
     pub lr: f64,
     pub lp: f64,
@@ -141,7 +153,7 @@ impl Point {
 }
 
 /// Whether a row belongs to the sweep or to the reference setting of `--baseline`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     Sweep,
@@ -182,7 +194,7 @@ impl SweepSpec {
 }
 
 /// Which rows a CSV line summarises.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Group {
     /// One puzzle file (tier).
@@ -205,7 +217,7 @@ impl Group {
 
 /// The engine's parameters a sweep does not vary: the same in every row of one sweep, written in
 /// each CSV row (after the results) so that a row says everything that ran.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Fixed {
     pub restart: u32,
     pub penalty_floor: f64,
@@ -270,7 +282,7 @@ impl Fixed {
 }
 
 /// One CSV row: a setting's results over a group of puzzles.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Row {
     /// The swept parameters, `+`-joined (`ratio+sr`).
     pub swept: String,

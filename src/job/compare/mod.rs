@@ -233,7 +233,7 @@ impl<'a> Plan<'a> {
 }
 
 /// One attempt, as the CSV and the JSON record it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AttemptRecord {
     pub algo: String,
     /// The file's label (its name without folder and extension), as in the rows.
@@ -291,6 +291,16 @@ impl Attempts for Journaled {
     }
 }
 
+/// Its schema: the list of attempts it reads back.
+impl schemars::JsonSchema for Journaled {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Attempts".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        g.subschema_for::<Vec<AttemptRecord>>()
+    }
+}
+
 impl Serialize for Journaled {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{Error, SerializeSeq};
@@ -313,12 +323,13 @@ impl Serialize for Journaled {
 
 /// The report of a compare run, as its JSON holds it: the attempts read back from the journal
 /// ([`Journaled`], what [`run`] returns) or held (`merge` reads a shard's report back so).
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Report<A = Vec<AttemptRecord>> {
     pub tool: String,
     pub version: String,
     /// [`crate::build_info::BuildInfo`] of the build that made it (null in older reports).
     #[serde(default)]
+    #[schemars(with = "crate::build_info::BuildInfo")]
     pub build: serde_json::Value,
     pub schema: u32,
     pub command: Vec<String>,
@@ -374,6 +385,11 @@ impl<A: Attempts> Report<A> {
     }
 }
 
+/// The JSON Schema of the compare report (`gpu-sudoku schema compare`).
+pub fn json_schema() -> serde_json::Value {
+    crate::report::schema::json_schema_of::<Report<Journaled>>("gpu-sudoku compare report", true)
+}
+
 impl Report<Journaled> {
     /// The reports are written: the journal goes.
     pub fn finish(mut self) -> Result<()> {
@@ -385,7 +401,7 @@ impl Report<Journaled> {
 }
 
 /// The parameters of a compare run, as its reports and journal write them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Params {
     pub algos: Vec<String>,
     pub seed: u64,
