@@ -66,6 +66,7 @@ pub mod backend;
 pub mod baselines;
 pub mod build_info;
 pub mod choice;
+pub mod csv_io;
 pub mod exact;
 pub mod generate;
 pub mod gpu;

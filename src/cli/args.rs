@@ -171,14 +171,14 @@ impl ReportArgs {
     pub fn write(
         &self,
         json: impl FnOnce() -> anyhow::Result<String>,
-        csv: impl FnOnce() -> String,
+        csv: impl FnOnce() -> std::io::Result<String>,
     ) -> anyhow::Result<()> {
         let (j, c) = self.outputs();
         if let Some(o) = j {
             o.write(json()?.as_bytes())?;
         }
         if let Some(o) = c {
-            o.write(csv().as_bytes())?;
+            o.write(csv()?.as_bytes())?;
         }
         Ok(())
     }

@@ -143,10 +143,7 @@ fn write_reports(
             let command = std::env::args().collect();
             report::write_json(w, command, input, |visit| each(visit))
         },
-        |w| {
-            w.write_all(report::CSV_HEADER.as_bytes())?;
-            each(&mut |r| report::write_csv_row(w, &path, r))
-        },
+        |w| report::write_csv(w, &path, |visit| each(visit)),
     )
 }
 

@@ -150,14 +150,21 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
             tout!("{}", render(pruned.cells(), &placed, b));
         }
     }
-    let mut csv = a.csv.as_ref().map(|_| trace::csv_header(b * b));
+    let mut csv = match &a.csv {
+        Some(_) => {
+            let mut w = gpu_sudoku::csv_io::Writer::new(Vec::new());
+            w.row(trace::csv_header(b * b))?;
+            Some(w)
+        }
+        None => None,
+    };
     let end = trace::record(&puzzle, &params, a.which.index, a.run, |s| {
         tln!("{}", step_line(s));
         if !a.no_grids {
             tout!("{}", render(&s.states, &s.changed, b));
         }
         if let Some(out) = csv.as_mut() {
-            s.write_csv(&start.clue, out);
+            s.write_csv(&start.clue, out)?;
         }
         Ok(())
     })?;
@@ -173,8 +180,8 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
             end.grid.to_line()
         ),
     }
-    if let (Some(path), Some(text)) = (&a.csv, csv) {
-        Output::new("--csv", path).write(text.as_bytes())?;
+    if let (Some(path), Some(csv)) = (&a.csv, csv) {
+        Output::new("--csv", path).write(&csv.finish()?)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,7 +7,7 @@ use super::Tier;
 use crate::choice::Choice;
 use crate::exact::{Classified, Solutions};
 use crate::puzzle::Puzzle;
-use crate::report::batch::{csv_field, Header, InputInfo};
+use crate::report::batch::{Header, InputInfo};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -172,29 +172,48 @@ pub fn write_json(
     w.write_all(if first { b"]\n}\n" } else { b"\n  ]\n}\n" })
 }
 
-/// The CSV's header row.
-pub const CSV_HEADER: &str =
-    "path,line,clues,blank_fraction,solutions,gave_up_after_nodes,tier,score,hardest,uses,extra\n";
+/// The CSV's columns.
+pub const CSV_COLUMNS: [&str; 11] = [
+    "path",
+    "line",
+    "clues",
+    "blank_fraction",
+    "solutions",
+    "gave_up_after_nodes",
+    "tier",
+    "score",
+    "hardest",
+    "uses",
+    "extra",
+];
 
-/// One CSV row per puzzle; techniques as `name:uses` joined by spaces. `path` and `line` are
-/// the key that joins a puzzle's row to `batch`'s (`file`, `line`) and `compare`'s (`path`,
-/// `line`) rows; `extra` is the puzzle line's extra fields (e.g. `name=ai-escargot`).
-pub fn write_csv_row(w: &mut dyn Write, path: &str, r: &Row) -> std::io::Result<()> {
+/// Writes the CSV, a row per puzzle as `each` visits them; techniques as `name:uses` joined by
+/// spaces. `path` and `line` are the key that joins a puzzle's row to `batch`'s (`file`,
+/// `line`) and `compare`'s (`path`, `line`) rows; `extra` is the puzzle line's extra fields
+/// (e.g. `name=ai-escargot`).
+pub fn write_csv(
+    w: &mut dyn Write,
+    path: &str,
+    each: impl FnOnce(&mut dyn FnMut(&Row) -> std::io::Result<()>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let opt = |x: Option<String>| x.unwrap_or_default();
-    let uses: Vec<String> = r.uses.iter().map(|(k, v)| format!("{k}:{v}")).collect();
-    writeln!(
-        w,
-        "{},{},{},{},{},{},{},{},{},{},{}",
-        csv_field(path),
-        r.line,
-        r.clues,
-        r.blank_fraction,
-        opt(r.solutions.map(|k| k.to_string())),
-        opt(r.gave_up_after_nodes.map(|k| k.to_string())),
-        opt(r.tier.clone()),
-        opt(r.score.map(|k| k.to_string())),
-        opt(r.hardest.clone()),
-        uses.join(" "),
-        csv_field(&r.extra)
-    )
+    let mut csv = crate::csv_io::Writer::new(w);
+    csv.row(CSV_COLUMNS)?;
+    each(&mut |r: &Row| {
+        let uses: Vec<String> = r.uses.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+        csv.row([
+            path.to_string(),
+            r.line.to_string(),
+            r.clues.to_string(),
+            r.blank_fraction.to_string(),
+            opt(r.solutions.map(|k| k.to_string())),
+            opt(r.gave_up_after_nodes.map(|k| k.to_string())),
+            opt(r.tier.clone()),
+            opt(r.score.map(|k| k.to_string())),
+            opt(r.hardest.clone()),
+            uses.join(" "),
+            r.extra.clone(),
+        ])
+    })?;
+    csv.finish().map(drop)
 }

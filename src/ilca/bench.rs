@@ -219,30 +219,38 @@ impl Report {
     }
 
     /// The CSV report: a row per engine (the GPU's figures are the median run's).
-    pub fn csv(&self, req: &Request) -> String {
+    pub fn csv(&self, req: &Request) -> std::io::Result<String> {
         let cells = req.puzzles[0].geometry().cells as f64;
         let side = req.puzzles[0].side();
-        let mut out = String::from(
-            "engine,side,instances,solved,instance_steps,seconds,instance_steps_per_s,\
-             cell_updates_per_s,compared,mismatches\n",
-        );
-        for (name, m) in [("cpu", &self.cpu), ("gpu", &self.gpu)] {
+        let header = [
+            "engine",
+            "side",
+            "instances",
+            "solved",
+            "instance_steps",
+            "seconds",
+            "instance_steps_per_s",
+            "cell_updates_per_s",
+            "compared",
+            "mismatches",
+        ]
+        .map(String::from);
+        let rows = [("cpu", &self.cpu), ("gpu", &self.gpu)].map(|(name, m)| {
             let e = EngineJson::of(name, m, cells);
-            out += &format!(
-                "{},{},{},{},{},{},{},{},{},{}\n",
-                e.engine,
-                side,
-                e.instances,
-                e.solved,
-                e.instance_steps,
-                e.seconds,
-                e.instance_steps_per_s,
-                e.cell_updates_per_s,
-                self.compared,
-                self.mismatches
-            );
-        }
-        out
+            [
+                e.engine.to_string(),
+                side.to_string(),
+                e.instances.to_string(),
+                e.solved.to_string(),
+                e.instance_steps.to_string(),
+                e.seconds.to_string(),
+                e.instance_steps_per_s.to_string(),
+                e.cell_updates_per_s.to_string(),
+                self.compared.to_string(),
+                self.mismatches.to_string(),
+            ]
+        });
+        crate::csv_io::to_string(header, rows)
     }
 }
 

@@ -6,7 +6,6 @@ use super::cpu::{Problem, State, StepInfo};
 use super::IlcaParams;
 use crate::puzzle::Grid;
 use anyhow::Result;
-use std::fmt::Write as _;
 
 /// One time-step of a recorded run.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,19 +147,24 @@ pub fn record(
 /// The header of an ILCA trace CSV of an n×n puzzle: per step and cell its state, whether the
 /// step changed it, its degree, the feedback, whether it was reset, and the n probabilities the
 /// state was chosen from (`p1`…`pn`).
-pub fn csv_header(n: usize) -> String {
-    let mut h = String::from("step,cell,row,col,fixed,state,changed,degree,feedback,reset");
-    for k in 1..=n {
-        let _ = write!(h, ",p{k}");
-    }
-    h.push('\n');
+pub fn csv_header(n: usize) -> Vec<String> {
+    let mut h: Vec<String> = [
+        "step", "cell", "row", "col", "fixed", "state", "changed", "degree", "feedback", "reset",
+    ]
+    .map(String::from)
+    .to_vec();
+    h.extend((1..=n).map(|k| format!("p{k}")));
     h
 }
 
 impl TraceStep {
-    /// Appends this step's CSV rows (see [`csv_header`]) to `out`, one per cell; `clue` (the
-    /// run's [`TraceStart::clue`]) marks the fixed cells.
-    pub fn write_csv(&self, clue: &[u8], out: &mut String) {
+    /// Writes this step's CSV rows (see [`csv_header`]), one per cell; `clue` (the run's
+    /// [`TraceStart::clue`]) marks the fixed cells.
+    pub fn write_csv<W: std::io::Write>(
+        &self,
+        clue: &[u8],
+        csv: &mut crate::csv_io::Writer<W>,
+    ) -> std::io::Result<()> {
         let cells = self.states.len();
         let n = self.probabilities.len() / cells;
         for (c, &clue) in clue.iter().enumerate() {
@@ -169,25 +173,26 @@ impl TraceStep {
                 Some(true) => "reward",
                 Some(false) => "penalty",
             };
-            let _ = write!(
-                out,
-                "{},{},{},{},{},{},{},{},{},{}",
-                self.step,
-                c,
-                c / n + 1,
-                c % n + 1,
-                (clue != 0) as u8,
-                self.states[c],
-                self.changed[c] as u8,
-                self.degrees[c],
-                feedback,
-                self.reset[c] as u8
+            let mut row = vec![
+                self.step.to_string(),
+                c.to_string(),
+                (c / n + 1).to_string(),
+                (c % n + 1).to_string(),
+                ((clue != 0) as u8).to_string(),
+                self.states[c].to_string(),
+                (self.changed[c] as u8).to_string(),
+                self.degrees[c].to_string(),
+                feedback.to_string(),
+                (self.reset[c] as u8).to_string(),
+            ];
+            row.extend(
+                self.probabilities[c * n..(c + 1) * n]
+                    .iter()
+                    .map(f32::to_string),
             );
-            for p in &self.probabilities[c * n..(c + 1) * n] {
-                let _ = write!(out, ",{p}");
-            }
-            out.push('\n');
+            csv.row(&row)?;
         }
+        Ok(())
     }
 }
 

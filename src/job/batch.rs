@@ -180,14 +180,14 @@ impl<'a> Plan<'a> {
 
     /// What a record weighs on disk (journal, JSON, CSV).
     pub fn record_bytes(&self) -> crate::limits::RecordBytes {
-        use crate::report::batch::csv_field;
+        use crate::csv_io::field_len;
         let detailed = matches!(self.request.algorithm, Algorithm::Rfss(_));
         // The longest of what the inputs add to a CSV row and to a puzzle's JSON entry.
         let (mut names, mut extra, mut entry) = (0, 0, 0);
         for f in &self.request.files {
-            names = names.max(csv_field(&f.path).len() + csv_field(&f.label()).len());
+            names = names.max(field_len(&f.path) + field_len(&f.label()));
             for p in &f.puzzles {
-                extra = extra.max(csv_field(&p.extra).len());
+                extra = extra.max(field_len(&p.extra));
                 let json_extra = serde_json::to_string(&p.extra).map_or(0, |t| t.len());
                 let solution = p.solution.as_ref().map_or(0, |g| g.cells().len());
                 entry = entry.max(json_extra + solution);

@@ -85,24 +85,29 @@ impl IlcaTrace {
     /// extra columns.
     pub fn write_csv(&self, mut w: impl Write) -> Result<()> {
         let n = self.n();
-        let mut head = String::from("step,cell,fixed,state");
-        for k in 1..=n {
-            head.push_str(&format!(",p{k}"));
-        }
-        writeln!(w, "{head}")?;
+        let mut csv = crate::csv_io::Writer::new(&mut w);
+        let mut head: Vec<String> = ["step", "cell", "fixed", "state"]
+            .map(String::from)
+            .to_vec();
+        head.extend((1..=n).map(|k| format!("p{k}")));
+        csv.row(&head)?;
         let only_initial = self.steps.len() == 1;
         for (f, &step) in self.steps.iter().enumerate() {
             if step == 0 && !only_initial {
                 continue;
             }
             for c in 0..n * n {
-                let mut line = format!("{step},{c},{},{}", self.clue[c] as u8, self.states[f][c]);
-                for k in 0..n {
-                    line.push_str(&format!(",{}", self.probs[f][c * n + k]));
-                }
-                writeln!(w, "{line}")?;
+                let mut row = vec![
+                    step.to_string(),
+                    c.to_string(),
+                    (self.clue[c] as u8).to_string(),
+                    self.states[f][c].to_string(),
+                ];
+                row.extend(self.probs[f][c * n..(c + 1) * n].iter().map(f32::to_string));
+                csv.row(&row)?;
             }
         }
+        csv.finish()?;
         w.flush()?;
         Ok(())
     }
@@ -116,15 +121,12 @@ impl IlcaTrace {
 
     /// [`IlcaTrace::read_csv`] on text; `name` is used in error messages.
     pub fn parse_csv(name: &str, text: &str) -> Result<IlcaTrace> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
-        let Some((_, header)) = lines.next() else {
+        let mut lines = crate::csv_io::lines(text);
+        let Some((header_at, header)) = lines.next() else {
             bail!("{name}: empty file (expected a header: step,cell,state,p1,...,pn)");
         };
-        let cols: Vec<&str> = header.split(',').map(str::trim).collect();
-        let find = |c: &str| cols.iter().position(|&x| x == c);
+        let cols = crate::csv_io::record(name, header_at, header)?;
+        let find = |c: &str| cols.iter().position(|x| x == c);
         let need = |c: &str| {
             find(c).with_context(|| {
                 format!("{name}:1: no `{c}` column (expected step,cell,state,p1,...,pn)")
@@ -148,8 +150,7 @@ impl IlcaTrace {
         }
         let mut frames: BTreeMap<u32, Frame> = BTreeMap::new();
         for (ln, line) in lines {
-            let ln = ln + 1;
-            let f: Vec<&str> = line.split(',').map(str::trim).collect();
+            let f = crate::csv_io::record(name, ln, line)?;
             ensure!(
                 f.len() == cols.len(),
                 "{name}:{ln}: {} fields, the header has {}",

@@ -27,30 +27,25 @@ impl Wide {
     /// Parses a wide CSV's `text` (`path` names it in messages): a header, then rows with as
     /// many fields, each a finite number or empty.
     pub fn parse(path: &str, text: &str) -> Result<Wide> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
-        let Some((_, header)) = lines.next() else {
+        let mut lines = crate::csv_io::lines(text);
+        let Some((header_at, header)) = lines.next() else {
             bail!("{path}: empty file (expected a header line of column names)");
         };
-        let cols: Vec<String> = header.split(',').map(|s| s.trim().to_string()).collect();
+        let cols = crate::csv_io::record(path, header_at, header)?;
         let mut rows = Vec::new();
         for (ln, line) in lines {
-            let f: Vec<&str> = line.split(',').map(str::trim).collect();
+            let f = crate::csv_io::record(path, ln, line)?;
             ensure!(
                 f.len() == cols.len(),
-                "{path}:{}: {} fields, the header has {}",
-                ln + 1,
+                "{path}:{ln}: {} fields, the header has {}",
                 f.len(),
                 cols.len()
             );
             let row = f.iter().enumerate().map(|(i, s)| {
                 field(s).ok_or_else(|| {
                     anyhow::anyhow!(
-                        "{path}:{}: column {} ({}): `{s}` is not a finite number (leave the \
+                        "{path}:{ln}: column {} ({}): `{s}` is not a finite number (leave the \
                          field empty for a gap)",
-                        ln + 1,
                         i + 1,
                         cols[i]
                     )

@@ -1,84 +1,16 @@
 //! CSV files of puzzles, like Kaggle's sudoku sets (`quizzes,solutions`, `puzzle,solution`,
 //! `id,puzzle,solution,clues,difficulty`): a header row names the columns, one row per puzzle,
 //! each grid a one-line puzzle. Fields are separated by commas and may be quoted (`"…"`,
-//! `""` for a quote); a field cannot span lines.
+//! `""` for a quote); a field cannot span lines. [`crate::csv_io`] splits the rows.
 
 use super::error::{At, ParseError};
 use super::rows::{check_clues, grid_from_symbols, looks_like_puzzle};
 use super::Puzzle;
+use crate::csv_io::Field;
 
-/// One field of a row: its text (unquoted, trimmed) and the column where that text starts.
-pub(super) struct Field {
-    pub text: String,
-    pub column: usize,
-}
-
-/// Splits a CSV row into fields.
+/// Splits a CSV row into fields (the project's one CSV parser, [`crate::csv_io`]).
 pub(super) fn split_row(at: &At, line: &str) -> Result<Vec<Field>, ParseError> {
-    let chars: Vec<char> = line.chars().collect();
-    let len = chars.len();
-    let mut fields = Vec::new();
-    let mut i = 0;
-    loop {
-        while i < len && chars[i] != ',' && chars[i].is_whitespace() {
-            i += 1;
-        }
-        if i < len && chars[i] == '"' {
-            let open = i;
-            i += 1;
-            let column = i + 1;
-            let mut text = String::new();
-            loop {
-                match chars.get(i) {
-                    None => {
-                        return Err(at.err(
-                            Some(open + 1),
-                            "this quoted field is not closed on its line (fields that span lines are not read)",
-                        ))
-                    }
-                    Some('"') if chars.get(i + 1) == Some(&'"') => {
-                        text.push('"');
-                        i += 2;
-                    }
-                    Some('"') => {
-                        i += 1;
-                        break;
-                    }
-                    Some(&c) => {
-                        text.push(c);
-                        i += 1;
-                    }
-                }
-            }
-            while i < len && chars[i] != ',' && chars[i].is_whitespace() {
-                i += 1;
-            }
-            if i < len && chars[i] != ',' {
-                return Err(at.err(
-                    Some(i + 1),
-                    "text after the closing quote of a field: expected a comma",
-                ));
-            }
-            fields.push(Field {
-                text: text.trim().to_string(),
-                column,
-            });
-        } else {
-            let start = i;
-            while i < len && chars[i] != ',' {
-                i += 1;
-            }
-            let text: String = chars[start..i].iter().collect();
-            fields.push(Field {
-                text: text.trim_end().to_string(),
-                column: start + 1,
-            });
-        }
-        if i >= len {
-            return Ok(fields);
-        }
-        i += 1; // the comma
-    }
+    crate::csv_io::split_line(line).map_err(|e| at.err(Some(e.column), e.why))
 }
 
 /// Whether a column name means "the solution".

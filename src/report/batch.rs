@@ -701,15 +701,6 @@ pub fn write_batch_json(
     })
 }
 
-/// Quotes a CSV field when needed (RFC 4180).
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// Writes one CSV row per instance to `w`: file, label, puzzle (0-based), line, run, solved,
 /// steps, grid, then one column per parameter (the JSON's `params`, keys in alphabetical
 /// order), so that rows of different runs can be concatenated and grouped by setting, and last
@@ -727,39 +718,41 @@ pub fn write_instances_csv(
                     serde_json::Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                (k.clone(), csv_field(&v))
+                (k.clone(), v)
             })
             .collect(),
         _ => Vec::new(),
     };
     // Parameter columns carry a `param_` prefix: the budget `steps` would otherwise share a
     // name with the instance's `steps` (pandas reads such a pair as `steps` and `steps.1`).
-    let mut head = String::from("file,label,puzzle,line,run,solved,steps,grid");
-    for (k, _) in &params {
-        head.push_str(",param_");
-        head.push_str(k);
-    }
+    let mut head: Vec<String> = [
+        "file", "label", "puzzle", "line", "run", "solved", "steps", "grid",
+    ]
+    .map(String::from)
+    .to_vec();
+    head.extend(params.iter().map(|(k, _)| format!("param_{k}")));
     // Last, so that the fixed columns and the parameters keep their places.
-    head.push_str(",extra");
-    writeln!(w, "{head}")?;
-    let values: String = params.iter().map(|(_, v)| format!(",{v}")).collect();
+    head.push("extra".to_string());
+    let mut csv = crate::csv_io::Writer::new(w);
+    csv.row(&head)?;
     for f in files {
-        let (path, label) = (csv_field(&f.path), csv_field(&f.label));
         f.records.for_each(&mut |r| {
-            writeln!(
-                w,
-                "{path},{label},{},{},{},{},{},{}{values},{}",
-                r.puzzle,
-                f.lines[r.puzzle],
-                r.run,
-                r.solved,
-                r.steps,
-                csv_field(&r.grid),
-                csv_field(f.extras.get(&r.puzzle).map_or("", String::as_str))
-            )
+            let mut row = vec![
+                f.path.clone(),
+                f.label.clone(),
+                r.puzzle.to_string(),
+                f.lines[r.puzzle].to_string(),
+                r.run.to_string(),
+                r.solved.to_string(),
+                r.steps.to_string(),
+                r.grid.clone(),
+            ];
+            row.extend(params.iter().map(|(_, v)| v.clone()));
+            row.push(f.extras.get(&r.puzzle).cloned().unwrap_or_default());
+            csv.row(&row)
         })?;
     }
-    Ok(())
+    csv.finish().map(drop)
 }
 
 #[cfg(test)]
@@ -1046,6 +1039,5 @@ mod tests {
             csv.contains("dir/a.txt,a,1,5,0,false,250,1234341221434321,sharing,1.0,1.0,"),
             "{csv}"
         );
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
     }
 }

@@ -4,7 +4,7 @@
 use super::{RfssOutcome, RfssParams};
 use crate::backend::Device;
 use crate::puzzle::{Grid, PuzzleFile};
-use crate::report::batch::{csv_field, Header};
+use crate::report::batch::Header;
 use anyhow::Result;
 use serde::Serialize;
 use std::time::Instant;
@@ -88,38 +88,59 @@ impl<'a> FileRun<'a> {
     /// The CSV report, a row per puzzle: the columns of `batch --algo rfss`'s CSV where they
     /// mean the same (file, label, puzzle, line, the `param_…` columns, extra), so the two
     /// join and stack.
-    pub fn csv(&self) -> String {
+    pub fn csv(&self) -> std::io::Result<String> {
         let (file, params) = (self.file, self.params);
-        let mut s = String::from(
-            "file,label,puzzle,line,status,solved_at,generations,species,conflicts,restarts,\
-             species_updates,grid,param_enhancement,param_max_generations,\
-             param_stable_generations,param_stall_generations,param_underflow,\
-             param_underflow_log2,extra\n",
-        );
-        for (i, (o, p)) in self.outcomes.iter().zip(&file.puzzles).enumerate() {
-            s += &format!(
-                "{},{},{i},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                csv_field(&file.path),
-                csv_field(&file.label()),
-                p.line,
-                o.status.name(),
-                o.solved_at.map(|g| g.to_string()).unwrap_or_default(),
-                o.generations,
-                o.species,
-                o.conflicts,
-                o.restarts,
-                o.species_updates,
-                o.grid,
-                params.enhancement,
-                params.max_generations,
-                params.stable_generations,
-                params.stall_generations,
-                params.underflow,
-                params.underflow_log2,
-                csv_field(&p.extra)
-            );
-        }
-        s
+        let header = [
+            "file",
+            "label",
+            "puzzle",
+            "line",
+            "status",
+            "solved_at",
+            "generations",
+            "species",
+            "conflicts",
+            "restarts",
+            "species_updates",
+            "grid",
+            "param_enhancement",
+            "param_max_generations",
+            "param_stable_generations",
+            "param_stall_generations",
+            "param_underflow",
+            "param_underflow_log2",
+            "extra",
+        ]
+        .map(String::from);
+        let rows = self
+            .outcomes
+            .iter()
+            .zip(&file.puzzles)
+            .enumerate()
+            .map(|(i, (o, p))| {
+                [
+                    file.path.clone(),
+                    file.label(),
+                    i.to_string(),
+                    p.line.to_string(),
+                    o.status.name().to_string(),
+                    o.solved_at.map(|g| g.to_string()).unwrap_or_default(),
+                    o.generations.to_string(),
+                    o.species.to_string(),
+                    o.conflicts.to_string(),
+                    o.restarts.to_string(),
+                    o.species_updates.to_string(),
+                    o.grid.to_string(),
+                    params.enhancement.to_string(),
+                    params.max_generations.to_string(),
+                    params.stable_generations.to_string(),
+                    params.stall_generations.to_string(),
+                    params.underflow.to_string(),
+                    params.underflow_log2.to_string(),
+                    p.extra.clone(),
+                ]
+            });
+        crate::csv_io::to_string(header, rows)
     }
 }
 

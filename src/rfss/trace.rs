@@ -86,20 +86,19 @@ impl Trace {
 /// Writes a trace as CSV: `generation,conflicts,<one column per species>`, one row per sample;
 /// proportions are written with enough digits to read back the same f32.
 pub fn write_trace_csv(trace: &Trace, mut w: impl Write) -> Result<()> {
-    let mut head = String::from("generation,conflicts");
-    for x in 0..trace.species.len() {
-        head.push(',');
-        head.push_str(&trace.label(x));
-    }
-    writeln!(w, "{head}")?;
+    let mut csv = crate::csv_io::Writer::new(&mut w);
+    let mut head = vec!["generation".to_string(), "conflicts".to_string()];
+    head.extend((0..trace.species.len()).map(|x| trace.label(x)));
+    csv.row(&head)?;
     for k in 0..trace.generations.len() {
-        let mut line = format!("{},{}", trace.generations[k], trace.conflicts[k]);
-        for v in &trace.proportions[k] {
-            line.push(',');
-            line.push_str(&format!("{v:e}"));
-        }
-        writeln!(w, "{line}")?;
+        let mut row = vec![
+            trace.generations[k].to_string(),
+            trace.conflicts[k].to_string(),
+        ];
+        row.extend(trace.proportions[k].iter().map(|v| format!("{v:e}")));
+        csv.row(&row)?;
     }
+    csv.finish()?;
     w.flush().context("writing the trace")?;
     Ok(())
 }

@@ -33,37 +33,33 @@ impl Row {
         let opt = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
         let ci = self.solved_pct_95();
         let bound = |i: usize| ci.map(|b| format!("{:.2}", b[i])).unwrap_or_default();
-        let fixed: String = match &self.fixed {
-            Some(f) => f
-                .csv_fields()
-                .iter()
-                .map(|(_, v)| format!(",{v}"))
-                .collect(),
-            None => ",".repeat(Fixed::COLUMNS.split(',').count()),
-        };
-        format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.2},{},{},{}{fixed}",
-            self.swept,
-            self.role.name(),
-            self.point.lr,
-            self.point.lp,
-            self.point.ratio,
-            self.point.sr,
-            self.point.steps,
-            self.group.name(),
-            self.label,
+        let mut fields = vec![
+            self.swept.to_string(),
+            self.role.name().to_string(),
+            self.point.lr.to_string(),
+            self.point.lp.to_string(),
+            self.point.ratio.to_string(),
+            self.point.sr.to_string(),
+            self.point.steps.to_string(),
+            self.group.name().to_string(),
+            self.label.clone(),
             opt(self.d_lo),
             opt(self.d_hi),
-            self.puzzles,
-            self.instances,
-            self.solved,
-            self.solved_pct(),
+            self.puzzles.to_string(),
+            self.instances.to_string(),
+            self.solved.to_string(),
+            format!("{:.2}", self.solved_pct()),
             self.mean_steps_solved
                 .map(|m| format!("{m:.2}"))
                 .unwrap_or_default(),
             bound(0),
-            bound(1)
-        )
+            bound(1),
+        ];
+        match &self.fixed {
+            Some(f) => fields.extend(f.csv_fields().into_iter().map(|(_, v)| v)),
+            None => fields.extend(Fixed::COLUMNS.split(',').map(|_| String::new())),
+        }
+        crate::csv_io::line(fields)
     }
 }
 
@@ -71,32 +67,25 @@ impl Row {
 /// fixed-parameter columns (older sweeps wrote none); the intervals are not read back but
 /// computed again from `solved` and `instances`.
 pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
-    // A spreadsheet may save a byte-order mark before the header.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = crate::csv_io::lines(text);
     let Some((header_at, header)) = lines.next() else {
         bail!("{name}: empty file (expected the sweep CSV header `{CSV_HEADER}`)");
     };
-    let header = header.trim();
+    let header = crate::csv_io::record(name, header_at, header)?.join(",");
     let headers = [CSV_HEADER, CSV_HEADER_V2, CSV_HEADER_V1];
     ensure!(
-        headers.contains(&header),
-        "{name}:{}: not a sweep CSV: the header must be `{CSV_HEADER}`",
-        header_at + 1
+        headers.contains(&header.as_str()),
+        "{name}:{header_at}: not a sweep CSV: the header must be `{CSV_HEADER}`"
     );
     let columns = header.split(',').count();
     let mut rows = Vec::new();
     let mut row_lines = Vec::new();
     for (ln, line) in lines {
-        let ln = ln + 1;
+        let f = crate::csv_io::record(name, ln, line)?;
         ensure!(
-            !headers.contains(&line.trim()),
+            !headers.contains(&f.join(",").as_str()),
             "{name}:{ln}: a second header: two CSVs joined? plot each sweep's CSV on its own"
         );
-        let f: Vec<&str> = line.split(',').collect();
         ensure!(
             f.len() == columns,
             "{name}:{ln}: {} fields, expected {columns} (a partly written last line? delete it)",
@@ -167,20 +156,20 @@ pub fn parse_csv(name: &str, text: &str) -> Result<Vec<Row>> {
             Ok(Fixed {
                 restart,
                 penalty_floor: fl(at + 1)?,
-                compare: choice::<Compare>(name, ln, at + 3, f[at + 2])?,
-                tie: choice::<TieBreak>(name, ln, at + 4, f[at + 3])?,
-                reset_check: choice::<ResetCheck>(name, ln, at + 5, f[at + 4])?,
-                prune: choice::<Prune>(name, ln, at + 6, f[at + 5])?,
+                compare: choice::<Compare>(name, ln, at + 3, &f[at + 2])?,
+                tie: choice::<TieBreak>(name, ln, at + 4, &f[at + 3])?,
+                reset_check: choice::<ResetCheck>(name, ln, at + 5, &f[at + 4])?,
+                prune: choice::<Prune>(name, ln, at + 6, &f[at + 5])?,
                 share: fl(at + 6)?,
                 seed: whole(at + 7)?,
             })
         };
-        let role = match f[1] {
+        let role = match f[1].as_str() {
             "sweep" => Role::Sweep,
             "baseline" => Role::Baseline,
             x => bail!("{name}:{ln}: role `{x}` is neither sweep nor baseline"),
         };
-        let group = match f[7] {
+        let group = match f[7].as_str() {
             "file" => Group::File,
             "all" => Group::All,
             "d" => Group::D,

@@ -226,6 +226,16 @@ fn csv_rows_read_back_exactly() {
     let text = format!("{CSV_HEADER}\n{}\n{}\n", row.csv_line(), other.csv_line());
     let back = parse_csv("x.csv", &text).unwrap();
     assert_eq!(back, vec![row.clone(), other.clone()]);
+    // A label with a comma or a quote (a file named so) is quoted and reads back whole.
+    let mut odd = other.clone();
+    odd.label = "a,b \"c\"".into();
+    assert!(
+        odd.csv_line().contains(",\"a,b \"\"c\"\"\","),
+        "{}",
+        odd.csv_line()
+    );
+    let text = format!("{CSV_HEADER}\n{}\n", odd.csv_line());
+    assert_eq!(parse_csv("x.csv", &text).unwrap(), vec![odd]);
     // Then the Wilson 95% interval of solved_pct (what the figures draw), in percent to 2
     // decimals, named after the JSON's `solved_pct_95`, empty without instances; last the
     // parameters the sweep held fixed, so that a row says everything that ran.

@@ -29,7 +29,7 @@ use super::journal::{check_items, check_seconds, Journal, Span};
 use super::{Events, Keep};
 use crate::baselines::Budget;
 use crate::puzzle::{Grid, PuzzleFile};
-use crate::report::batch::{csv_field, provenance_here, InputInfo, SCHEMA};
+use crate::report::batch::{provenance_here, InputInfo, SCHEMA};
 use crate::shard::{self, Shard};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -208,7 +208,12 @@ impl<'a> Plan<'a> {
             .csv_columns()
             .1
             .values()
-            .map(String::len)
+            .map(|cells| {
+                cells
+                    .iter()
+                    .map(|c| 1 + crate::csv_io::field_len(c))
+                    .sum::<usize>()
+            })
             .max()
             .unwrap_or(0) as u64;
         bytes
@@ -357,31 +362,29 @@ impl<A: Attempts> Report<A> {
         // The first eight columns as they always were, then the puzzle's file and line (to
         // join with other reports of the same puzzles) and each entry's parameters.
         let (names, values) = self.params.csv_columns();
-        let mut head = String::from(CSV_HEAD);
-        for name in &names {
-            head.push_str(",param_");
-            head.push_str(name);
-        }
-        writeln!(w, "{head}")?;
+        let mut head: Vec<String> = CSV_HEAD.split(',').map(String::from).collect();
+        head.extend(names.iter().map(|name| format!("param_{name}")));
+        let mut csv = crate::csv_io::Writer::new(w);
+        csv.row(&head)?;
         // An entry missing from `params` (a report edited by hand): its columns empty.
-        let blank = ",".repeat(names.len());
+        let blank = vec![String::new(); names.len()];
         self.attempts.each(&mut |r| {
-            writeln!(
-                w,
-                "{},{},{},{},{},{},{},{},{},{}{}",
-                csv_field(&r.algo),
-                csv_field(&r.file),
-                r.puzzle,
-                r.run,
-                r.solved,
-                r.iterations,
-                r.unit,
-                r.seconds,
-                csv_field(&r.path),
-                r.line,
-                values.get(&r.algo).unwrap_or(&blank)
-            )
-        })
+            let mut row = vec![
+                r.algo.clone(),
+                r.file.clone(),
+                r.puzzle.to_string(),
+                r.run.to_string(),
+                r.solved.to_string(),
+                r.iterations.to_string(),
+                r.unit.to_string(),
+                r.seconds.to_string(),
+                r.path.clone(),
+                r.line.to_string(),
+            ];
+            row.extend(values.get(&r.algo).unwrap_or(&blank).iter().cloned());
+            csv.row(&row)
+        })?;
+        csv.finish().map(drop)
     }
 }
 
@@ -432,9 +435,8 @@ impl Params {
 
     /// The CSV's parameter columns: every parameter of any entry, by name in alphabetical
     /// order (written `param_NAME`, as in `batch`'s CSV), and per entry its values in those
-    /// columns, each already `,`-prefixed and CSV-quoted (empty where the entry has no such
-    /// parameter, or it is unset).
-    pub fn csv_columns(&self) -> (Vec<String>, BTreeMap<String, String>) {
+    /// columns (empty where the entry has no such parameter, or it is unset).
+    pub fn csv_columns(&self) -> (Vec<String>, BTreeMap<String, Vec<String>>) {
         let entries: Vec<(&String, serde_json::Map<String, serde_json::Value>)> = self
             .algos
             .iter()
@@ -444,15 +446,12 @@ impl Params {
         let values = entries
             .iter()
             .map(|(algo, m)| {
-                let cells: String = names
+                let cells: Vec<String> = names
                     .iter()
-                    .map(|name| {
-                        let v = match m.get(name.as_str()) {
-                            None | Some(serde_json::Value::Null) => String::new(),
-                            Some(serde_json::Value::String(s)) => s.clone(),
-                            Some(other) => other.to_string(),
-                        };
-                        format!(",{}", csv_field(&v))
+                    .map(|name| match m.get(name.as_str()) {
+                        None | Some(serde_json::Value::Null) => String::new(),
+                        Some(serde_json::Value::String(s)) => s.clone(),
+                        Some(other) => other.to_string(),
                     })
                     .collect();
                 (algo.to_string(), cells)
