@@ -33,11 +33,6 @@ impl<W: Write> Writer<W> {
             .map_err(std::io::Error::from)
     }
 
-    /// Flushes what is written so far into `W`.
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-
     /// Flushes and hands back `W`.
     pub fn finish(self) -> std::io::Result<W> {
         self.inner
@@ -47,10 +42,13 @@ impl<W: Write> Writer<W> {
 }
 
 /// A table of rows as text: a header, then `rows` (each as wide as the header).
-pub fn to_string<R, I, T>(header: I, rows: impl IntoIterator<Item = R>) -> std::io::Result<String>
+pub fn to_string<H, R, T>(
+    header: impl IntoIterator<Item = H>,
+    rows: impl IntoIterator<Item = R>,
+) -> std::io::Result<String>
 where
+    H: AsRef<[u8]>,
     R: IntoIterator<Item = T>,
-    I: IntoIterator<Item = T>,
     T: AsRef<[u8]>,
 {
     let mut w = Writer::new(Vec::new());

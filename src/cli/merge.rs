@@ -48,7 +48,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             print_table(&a.reports, &note);
             a.reports.write(
                 || Ok(serde_json::to_string_pretty(&merged.json)? + "\n"),
-                || merged.csv(),
+                || Ok(merged.csv()),
             )?;
             Ok(ExitCode::SUCCESS)
         }

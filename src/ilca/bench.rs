@@ -233,8 +233,7 @@ impl Report {
             "cell_updates_per_s",
             "compared",
             "mismatches",
-        ]
-        .map(String::from);
+        ];
         let rows = [("cpu", &self.cpu), ("gpu", &self.gpu)].map(|(name, m)| {
             let e = EngineJson::of(name, m, cells);
             [

@@ -687,12 +687,7 @@ pub struct MergedSweep {
 
 impl MergedSweep {
     /// The sweep CSV of the merged rows.
-    pub fn csv(&self) -> std::io::Result<String> {
-        let mut s = format!("{}\n", crate::sweep::CSV_HEADER);
-        for r in &self.rows {
-            s += &r.csv_line();
-            s.push('\n');
-        }
-        Ok(s)
+    pub fn csv(&self) -> String {
+        crate::sweep::csv_text(&self.rows)
     }
 }

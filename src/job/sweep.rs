@@ -288,10 +288,7 @@ impl Written {
                 }
                 Ok(true) // a sweep counts its settings itself
             })?;
-        let mut text = String::from(sweep::CSV_HEADER) + "\n";
-        for r in &kept.rows {
-            text += &(r.csv_line() + "\n");
-        }
+        let text = sweep::csv_text(&kept.rows);
         let cannot = || format!("--csv {}", csv.display());
         // Written whole under a temporary name and renamed: a reader never sees half a CSV.
         let name = csv

@@ -129,7 +129,7 @@ impl IlcaTrace {
         let find = |c: &str| cols.iter().position(|x| x == c);
         let need = |c: &str| {
             find(c).with_context(|| {
-                format!("{name}:1: no `{c}` column (expected step,cell,state,p1,...,pn)")
+                format!("{name}:{header_at}: no `{c}` column (expected step,cell,state,p1,...,pn)")
             })
         };
         let (i_step, i_cell, i_state) = (need("step")?, need("cell")?, need("state")?);
@@ -140,7 +140,7 @@ impl IlcaTrace {
         }
         let n = p_cols.len();
         let b = crate::puzzle::Geometry::box_for_side(n).with_context(|| {
-            format!("{name}:1: {n} probability columns p1..p{n}; expected n = b² digits (4, 9, 16, …, 64)")
+            format!("{name}:{header_at}: {n} probability columns p1..p{n}; expected n = b² digits (4, 9, 16, …, 64)")
         })?;
         let cells = n * n;
         struct Frame {

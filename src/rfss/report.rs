@@ -110,8 +110,7 @@ impl<'a> FileRun<'a> {
             "param_underflow",
             "param_underflow_log2",
             "extra",
-        ]
-        .map(String::from);
+        ];
         let rows = self
             .outcomes
             .iter()

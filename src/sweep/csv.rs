@@ -63,6 +63,16 @@ impl Row {
     }
 }
 
+/// The sweep CSV of `rows`: the header, then a line per row.
+pub fn csv_text(rows: &[Row]) -> String {
+    let mut text = format!("{CSV_HEADER}\n");
+    for r in rows {
+        text += &r.csv_line();
+        text.push('\n');
+    }
+    text
+}
+
 /// Reads rows written by a sweep (`name` is used in errors), with or without the interval and
 /// fixed-parameter columns (older sweeps wrote none); the intervals are not read back but
 /// computed again from `solved` and `instances`.

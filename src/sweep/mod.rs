@@ -19,7 +19,7 @@ mod parse;
 mod plan;
 mod run;
 
-pub use csv::{parse_csv, CSV_HEADER};
+pub use csv::{csv_text, parse_csv, CSV_HEADER};
 pub use parse::{parse_baseline, parse_values, MAX_RANGE_VALUES};
 pub use plan::Plan;
 pub use run::{check_d_bin, check_file, d_bin, difficulty, Input, Sweep};
