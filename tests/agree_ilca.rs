@@ -312,6 +312,7 @@ fn instances_in_any_order_and_subset_agree() {
     picked.reverse();
     let part = Batch {
         puzzles: &puzzles,
+        first_puzzle: 0,
         settings: std::slice::from_ref(&params),
         instances: picked.iter().map(|(inst, _)| *inst).collect(),
     };

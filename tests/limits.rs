@@ -410,11 +410,12 @@ fn the_disk_estimate_bounds_64x64_reports() {
 
 #[cfg(target_os = "linux")]
 #[test]
-fn solve_and_rate_stream_big_files_instead_of_holding_them() {
+fn solve_rate_and_batch_stream_big_files_instead_of_holding_them() {
     // 60,000 puzzles with 400 bytes of extra fields each (24 MB): held whole, `rate` peaked at
-    // 139 MB and `solve` at 46 MB (release build, 2026-11-28); streamed in chunks,
-    // both stay near the process's base size whatever the file's length. Several chunks, so
-    // that their seams are crossed: every answer, row and total must still be there, in order.
+    // 139 MB, `solve` at 46 MB and `batch` at 117 MB (release build, 2026-11-28); streamed in
+    // chunks, all three stay near the process's base size whatever the file's length. Several
+    // chunks, so that their seams are crossed: every answer, row and total must still be
+    // there, in order.
     let (dir, _) = folder_with_puzzles("stream-inputs");
     let note = format!("note={}", "x".repeat(400));
     let mut text = String::new();
@@ -469,8 +470,10 @@ fn solve_and_rate_stream_big_files_instead_of_holding_them() {
     assert_eq!(rows[59_999]["extra"], note.as_str());
     let csv = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv.lines().count(), 60_001);
-    // The input is named by the same content hash as a batch of the same file names it.
-    let batch = common::run(&[
+    // The batch reads the file window by window and writes its per-puzzle rows and records
+    // from the file read again: every row with its line and extra fields, in order.
+    let (json, csv) = (dir.join("b.json"), dir.join("b.csv"));
+    let table = watched(&[
         "batch",
         big,
         "--runs",
@@ -480,11 +483,31 @@ fn solve_and_rate_stream_big_files_instead_of_holding_them() {
         "--backend",
         "cpu",
         "--json",
-        "-",
+        json.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
     ]);
-    common::ok(&batch);
-    let b: serde_json::Value = serde_json::from_slice(&batch.stdout).unwrap();
+    assert!(table
+        .lines()
+        .any(|l| l.starts_with("big ") && l.contains("60000")));
+    let b: serde_json::Value =
+        serde_json::from_reader(std::io::BufReader::new(std::fs::File::open(&json).unwrap()))
+            .unwrap();
+    // The input is named by the same content hash as `rate` names it.
     assert_eq!(v["inputs"][0]["hash"], b["inputs"][0]["hash"]);
+    let (rows, records) = (
+        b["files"][0]["puzzles"].as_array().unwrap(),
+        b["files"][0]["instances"].as_array().unwrap(),
+    );
+    assert_eq!((rows.len(), records.len()), (60_000, 60_000));
+    for k in [0, 16_383, 16_384, 32_768, 59_999] {
+        assert_eq!(rows[k]["line"], k + 1);
+        assert_eq!(records[k]["line"], k + 1);
+        assert_eq!(rows[k]["extra"], note.as_str());
+    }
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv.lines().count(), 60_001);
+    assert!(csv.lines().last().unwrap().ends_with(&note));
     std::fs::remove_dir_all(&dir).ok();
 }
 

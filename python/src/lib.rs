@@ -558,7 +558,7 @@ fn run_batch(
     };
     let backend = backend_named(backend)?;
     let request = Request {
-        files: inputs.iter().map(|p| p.file.clone()).collect(),
+        files: inputs.iter().map(|p| p.file.clone().into()).collect(),
         algorithm,
         shard: None,
         chunk: batch::DEFAULT_CHUNK,
@@ -606,8 +606,7 @@ fn batch_done(
     let names = ["file", "puzzle", "line", "run", "solved", "steps"];
     let mut cols: Vec<Vec<u8>> = vec![Vec::new(); names.len()];
     let mut grids = vec![Vec::new(); report.files.len()];
-    report.each_record(&mut |fi, r| {
-        let line = report.files[fi].lines[r.puzzle];
+    report.each_record(&mut |fi, line, r| {
         let values = [
             fi,
             r.puzzle,

@@ -330,6 +330,30 @@ impl InputArgs {
         Ok(files)
     }
 
+    /// A batch's inputs, checked as [`InputArgs::read_all`] checks them: a regular file is
+    /// checked whole now and read again window by window as the batch runs (memory does not
+    /// grow with it); standard input, a pipe or a FIFO, which cannot be read twice, is held.
+    pub fn inputs(
+        &self,
+        paths: &[String],
+        reports: &ReportArgs,
+    ) -> anyhow::Result<Vec<gpu_sudoku::job::input::Input>> {
+        use gpu_sudoku::job::input::Input;
+        let given: Vec<&str> = paths.iter().map(String::as_str).collect();
+        refuse_stdin_twice(&given)?;
+        reports.check(&given)?;
+        let mut inputs = Vec::new();
+        for path in paths {
+            let regular = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+            inputs.push(if regular {
+                Input::streamed(path, &self.options())?
+            } else {
+                Input::Held(self.read(path)?)
+            });
+        }
+        Ok(inputs)
+    }
+
     pub fn options(&self) -> ReadOptions {
         ReadOptions {
             side: self.size,

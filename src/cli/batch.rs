@@ -48,7 +48,7 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
     a.max_iterations.apply(a.algo, &mut a.ilca, &mut a.rfss);
     let algorithm = algorithm(&a)?;
     // Outputs and inputs are checked before any work: a bad file fails before anything runs.
-    let files = a.input.read_all(&a.files, &a.reports)?;
+    let files = a.input.inputs(&a.files, &a.reports)?;
     let request = Request {
         files,
         algorithm,

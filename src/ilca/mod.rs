@@ -306,6 +306,10 @@ pub struct Instance {
 #[derive(Clone, Debug)]
 pub struct Batch<'a> {
     pub puzzles: &'a [Grid],
+    /// The number the first of `puzzles` has in its file: an instance's puzzle index is into
+    /// `puzzles`, its random key uses the file's number (`first_puzzle + puzzle`), so a window
+    /// of a big file runs as the whole file would. Results carry the index into `puzzles`.
+    pub first_puzzle: usize,
     pub settings: &'a [IlcaParams],
     pub instances: Vec<Instance>,
 }
@@ -325,6 +329,7 @@ impl<'a> Batch<'a> {
         }
         Batch {
             puzzles,
+            first_puzzle: 0,
             settings,
             instances,
         }
@@ -357,10 +362,11 @@ impl<'a> Batch<'a> {
                     self.puzzles.len()
                 )
             })?;
-            check(i.puzzle <= limit && i.run <= limit, "runs", || {
+            let numbered = self.first_puzzle.saturating_add(i.puzzle);
+            check(numbered <= limit && i.run <= limit, "runs", || {
                 format!(
-                    "instance ({}, {}) does not fit 32-bit counters",
-                    i.puzzle, i.run
+                    "instance ({numbered}, {}) does not fit 32-bit counters",
+                    i.run
                 )
             })?;
         }
@@ -369,7 +375,8 @@ impl<'a> Batch<'a> {
 
     /// The random key of instance `i` (see [`crate::rng::instance_key`]).
     pub fn key(&self, i: &Instance) -> u32 {
-        crate::rng::instance_key(self.settings[i.setting].seed, i.puzzle as u32, i.run as u32)
+        let puzzle = (self.first_puzzle + i.puzzle) as u32;
+        crate::rng::instance_key(self.settings[i.setting].seed, puzzle, i.run as u32)
     }
 
     /// Results in instance order, grouped per setting (for batches made by [`Batch::all`]).

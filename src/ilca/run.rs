@@ -53,6 +53,7 @@ pub fn run_with(
                     .collect();
                 &pruned
             },
+            first_puzzle: batch.first_puzzle,
             settings: batch.settings,
             instances: at.iter().map(|&k| batch.instances[k]).collect(),
         };

@@ -5,6 +5,7 @@
 //! A whole example: `examples/sharded_batch.rs` (the crate's front page).
 
 use super::devices::{run_chunks, Usage};
+use super::input::{Input, Window};
 use super::journal::{check_items, check_seconds, ChunkReader, Journal, Span};
 use super::{Events, Keep};
 use crate::backend::Device;
@@ -15,7 +16,7 @@ use crate::report::InstanceResult;
 use crate::rfss::{self, RfssParams};
 use crate::shard::{self, Shard};
 use anyhow::{bail, Context, Result};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
@@ -86,11 +87,11 @@ impl Algorithm {
     }
 }
 
-/// A batch to run: the files (read and checked), the algorithm, which shard of the work, the
-/// chunk size, and the command line that asked for it (for the reports).
+/// A batch to run: the files (read and checked, or checked and streamed), the algorithm, which
+/// shard of the work, the chunk size, and the command line that asked for it (for the reports).
 #[derive(Clone, Debug)]
 pub struct Request {
-    pub files: Vec<PuzzleFile>,
+    pub files: Vec<Input>,
     pub algorithm: Algorithm,
     pub shard: Option<Shard>,
     pub chunk: usize,
@@ -104,7 +105,7 @@ impl Request {
     pub fn ilca(files: Vec<PuzzleFile>, params: IlcaParams, runs: usize) -> Request {
         let runs = params.runs_per_puzzle(runs);
         Request {
-            files,
+            files: files.into_iter().map(Input::from).collect(),
             algorithm: Algorithm::Ilca {
                 preset: crate::ilca::presets::Preset::paper_setting_of(&params).map(|p| p.name),
                 params,
@@ -119,7 +120,7 @@ impl Request {
     /// RFSS with `params` on every puzzle once.
     pub fn rfss(files: Vec<PuzzleFile>, params: RfssParams) -> Request {
         Request {
-            files,
+            files: files.into_iter().map(Input::from).collect(),
             algorithm: Algorithm::Rfss(params),
             shard: None,
             chunk: DEFAULT_CHUNK,
@@ -146,24 +147,34 @@ impl<'a> Plan<'a> {
             bail!("--chunk must be at least 1");
         }
         for f in &request.files {
-            if f.puzzles.is_empty() {
-                bail!("{}: no puzzles in the file", f.path);
+            if f.is_empty() {
+                bail!("{}: no puzzles in the file", f.path());
             }
         }
         let alg = &request.algorithm;
+        if u32::try_from(alg.runs()).is_err() {
+            bail!("{} runs per puzzle do not fit 32 bits", alg.runs());
+        }
         // Expected cost of one item: cells × steps (RFSS: × species per cell).
-        let cost_each = |f: &PuzzleFile| -> u64 {
-            let cells = (f.b as u64).pow(4);
+        let cost_each = |f: &Input| -> u64 {
+            let b = f.b() as u64;
             match alg {
-                Algorithm::Ilca { params, .. } => cells * params.steps as u64,
-                Algorithm::Rfss(p) => cells * (f.b as u64).pow(2) * p.max_generations as u64,
+                Algorithm::Ilca { params, .. } => b.pow(4) * params.steps as u64,
+                Algorithm::Rfss(p) => b.pow(4) * b.pow(2) * p.max_generations as u64,
             }
         };
-        let groups: Vec<(usize, u64)> = request
-            .files
-            .iter()
-            .map(|f| (f.puzzles.len() * alg.runs(), cost_each(f)))
-            .collect();
+        let mut groups: Vec<(usize, u64)> = Vec::new();
+        for f in &request.files {
+            let Some(items) = f.len().checked_mul(alg.runs()) else {
+                bail!(
+                    "{}: {} puzzles × {} runs do not fit",
+                    f.path(),
+                    f.len(),
+                    alg.runs()
+                );
+            };
+            groups.push((items, cost_each(f)));
+        }
         let what = if alg.runs() == 1 {
             "instances (puzzles)"
         } else {
@@ -172,7 +183,12 @@ impl<'a> Plan<'a> {
         let ranges = shard::ranges(&groups, request.shard, what)?;
         Ok(Plan {
             items: ranges.iter().map(|r| r.len() as u64).sum(),
-            cells: request.files.iter().map(|f| f.b.pow(4)).max().unwrap_or(81),
+            cells: request
+                .files
+                .iter()
+                .map(|f| f.b().pow(4))
+                .max()
+                .unwrap_or(81),
             ranges,
             request,
         })
@@ -185,13 +201,13 @@ impl<'a> Plan<'a> {
         // The longest of what the inputs add to a CSV row and to a puzzle's JSON entry.
         let (mut names, mut extra, mut entry) = (0, 0, 0);
         for f in &self.request.files {
-            names = names.max(field_len(&f.path) + field_len(&f.label()));
-            for p in &f.puzzles {
-                extra = extra.max(field_len(&p.extra));
-                let json_extra = serde_json::to_string(&p.extra).map_or(0, |t| t.len());
-                let solution = p.solution.as_ref().map_or(0, |g| g.cells().len());
-                entry = entry.max(json_extra + solution);
-            }
+            names = names.max(field_len(f.path()) + field_len(&f.label()));
+            let (longest, solutions) = f.longest_notes();
+            // At worst every byte is quoted twice over in a CSV field, and escaped as \uXXXX in
+            // JSON (a control character).
+            extra = extra.max(2 * longest + 2);
+            let solution = if solutions { f.b().pow(4) + 2 } else { 0 };
+            entry = entry.max(6 * longest + 2 + solution);
         }
         crate::limits::RecordBytes::per_instance(self.cells, detailed).with_inputs(
             names as u64,
@@ -228,7 +244,7 @@ impl<'a> Plan<'a> {
             "algorithm": r.algorithm.name(),
             "params": r.algorithm.params_json(),
             "runs": r.algorithm.runs(),
-            "inputs": r.files.iter().map(InputInfo::of_file).collect::<Vec<_>>(),
+            "inputs": r.files.iter().map(Input::info).collect::<Vec<_>>(),
             "shard": r.shard,
             "chunk": r.chunk,
         })
@@ -285,13 +301,17 @@ impl Report {
         crate::report::batch::write_instances_csv(&self.info(), &self.files, w)
     }
 
-    /// Every record, file by file in (puzzle, run) order, with its file's index.
+    /// Every record, file by file in (puzzle, run) order, with its file's index and its
+    /// puzzle's line in the file.
     pub fn each_record(
         &self,
-        visit: &mut dyn FnMut(usize, InstanceResult) -> std::io::Result<()>,
+        visit: &mut dyn FnMut(usize, usize, InstanceResult) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         for (fi, f) in self.files.iter().enumerate() {
-            f.records.for_each(&mut |r| visit(fi, r))?;
+            let mut notes = f.notes.open()?;
+            f.records
+                .for_each(&mut |r| visit(fi, notes.at(r.puzzle)?.line, r))?;
+            notes.finish()?;
         }
         Ok(())
     }
@@ -317,39 +337,51 @@ struct ChunkDone {
     details: BTreeMap<usize, serde_json::Value>,
 }
 
+/// Chunks a window of a file holds, per device: enough to keep every device busy, few enough
+/// that the window's puzzles (all a streamed file holds in memory) stay small.
+const WINDOW_CHUNKS_PER_DEVICE: usize = 2;
+
 /// What a file has so far: totals of its finished chunks, the algorithm's details, where the
-/// journal holds each chunk's records (by first item), which chunks are done, their wall time.
+/// journal holds each chunk's records (by first item), their wall time.
 #[derive(Default)]
 struct Kept {
     tally: Tally,
     details: BTreeMap<usize, serde_json::Value>,
     spans: Vec<(usize, Span)>,
-    done: BTreeSet<usize>,
     wall: Duration,
 }
 
+/// Counts a finished chunk into `kept`, every solved grid verified against its puzzle.
+fn take(kept: &mut Kept, span: Span, c: ChunkDone, window: &Window) -> Result<()> {
+    verify(&c.results, window)?;
+    for r in &c.results {
+        kept.tally.add(r, window.solution(r.puzzle));
+    }
+    kept.details.extend(c.details);
+    kept.spans.push((c.start, span));
+    Ok(())
+}
+
 /// Runs the plan on `devices` (chunks on all of them at once), keeping records as `keep` says;
-/// a resumed run takes the chunks its journal holds. Every solved grid is verified against the
-/// rules and the clues, computed or read back.
+/// a resumed run takes the chunks its journal holds. Each file is read window by window (a
+/// streamed file is never held whole), and every solved grid is verified against the rules and
+/// the clues of the puzzle read there, computed or read back.
 pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) -> Result<Report> {
     let started = std::time::SystemTime::now();
     let req = plan.request;
     let (inputs, ranges, chunk) = (&req.files, &plan.ranges, req.chunk);
-    let file_solutions: Vec<BTreeMap<usize, String>> = inputs
-        .iter()
-        .map(|f| FileResults::solutions_in(&f.puzzles))
-        .collect();
-    let mut kept: Vec<Kept> = inputs.iter().map(|_| Kept::default()).collect();
-    let take = |span: Span, c: ChunkDone, kept: &mut [Kept]| -> Result<()> {
-        verify(&c.results, &inputs[c.file].puzzles)?;
-        let k = &mut kept[c.file];
-        for r in &c.results {
-            k.tally.add(r, file_solutions[c.file].get(&r.puzzle));
-        }
-        k.details.extend(c.details);
-        k.spans.push((c.start, span));
-        k.done.insert(c.start);
-        Ok(())
+    let runs = req.algorithm.runs();
+    // The chunks the journal holds, per file by first item: where, and the time each took.
+    let mut resumed: Vec<BTreeMap<usize, (Span, f64)>> =
+        inputs.iter().map(|_| BTreeMap::new()).collect();
+    let damaged = |fi: usize, items: &Range<usize>| {
+        format!(
+            "--resume: a damaged journal record (items {}..{} of {}); delete the journal to run \
+             the whole batch again",
+            items.start,
+            items.end,
+            inputs[fi].path()
+        )
     };
     let journal = keep.open(&plan.header(), events, |span, c: ChunkDone| {
         // Only chunks of this run's layout count (the header makes any other impossible).
@@ -358,21 +390,12 @@ pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) ->
             && c.start >= ranges[fi].start
             && (c.start - ranges[fi].start).is_multiple_of(chunk)
             && c.end == (c.start + chunk).min(ranges[fi].end)
-            && !kept[fi].done.contains(&c.start);
+            && !resumed[fi].contains_key(&c.start);
         if fits {
-            let damaged = format!(
-                "--resume: a damaged journal record (items {}..{} of {}); delete the journal \
-                 to run the whole batch again",
-                c.start, c.end, inputs[fi].path
-            );
             check_resumed(&c, &req.algorithm, &inputs[fi])
                 .map_err(|why| anyhow::anyhow!("{why}"))
-                .context(damaged.clone())?;
-            // A chunk of the interrupted run counts the time it took then.
-            kept[fi].wall = kept[fi]
-                .wall
-                .saturating_add(Duration::from_secs_f64(c.wall_s));
-            take(span, c, &mut kept).context(damaged)?;
+                .with_context(|| damaged(fi, &(c.start..c.end)))?;
+            resumed[fi].insert(c.start, (span, c.wall_s));
         }
         Ok(fits)
     })?;
@@ -380,60 +403,85 @@ pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) ->
     events.total(plan.items);
     let mut usage = vec![Usage::default(); devices.len()];
     let mut files = Vec::new();
+    let per_window = WINDOW_CHUNKS_PER_DEVICE * devices.len().max(1);
     for (fi, f) in inputs.iter().enumerate() {
         events.label(&f.label());
         let progress = |k: usize| events.advance(k as u64);
-        let grids: Vec<Grid> = f.puzzles.iter().map(|p| p.grid.clone()).collect();
-        // The file's chunks: those the journal holds are kept, the rest run on the devices.
-        let mut pending = Vec::new();
-        let mut start = ranges[fi].start;
-        while start < ranges[fi].end {
-            let end = (start + chunk).min(ranges[fi].end);
-            if kept[fi].done.contains(&start) {
-                progress(end - start);
-            } else {
-                pending.push(start..end);
-            }
-            start = end;
-        }
-        let t0 = Instant::now();
-        run_chunks(
-            devices,
-            pending.len(),
-            &mut usage,
-            |device, k| {
-                let c = run_chunk(
-                    device,
-                    &req.algorithm,
-                    &grids,
-                    fi,
-                    pending[k].clone(),
-                    &progress,
-                )
-                .with_context(|| format!("running {}", f.path))?;
-                let items = c.end - c.start;
-                Ok((c, items))
-            },
-            |_, c| {
-                let span = match journal.as_mut() {
-                    Some(j) => j.append(&c)?,
-                    None => Span { offset: 0, len: 0 }, // no report reads them back
+        let mut kept = Kept {
+            tally: Tally::with_runs(runs),
+            ..Kept::default()
+        };
+        let chunks: Vec<Range<usize>> = ranges[fi]
+            .clone()
+            .step_by(chunk)
+            .map(|start| start..(start + chunk).min(ranges[fi].end))
+            .collect();
+        let mut cursor = f.cursor()?;
+        for part in chunks.chunks(per_window) {
+            // The puzzles of the window's items (item i is puzzle i / runs).
+            let first = part[0].start / runs;
+            let end = (part[part.len() - 1].end - 1) / runs + 1;
+            let window = cursor.window(first..end)?;
+            let mut pending = Vec::new();
+            for items in part {
+                let Some(&(span, wall_s)) = resumed[fi].get(&items.start) else {
+                    pending.push(items.clone());
+                    continue;
                 };
-                take(span, c, &mut kept)
-            },
-        )?;
-        let k = &mut kept[fi];
-        if !pending.is_empty() {
-            k.wall += t0.elapsed();
+                // A chunk of the interrupted run counts the time it took then.
+                kept.wall = kept.wall.saturating_add(Duration::from_secs_f64(wall_s));
+                let reader = journal.as_ref().map(Journal::reader);
+                let mut back = None;
+                if let Some(reader) = reader {
+                    reader.read(&[span], |c: ChunkDone| {
+                        back = Some(c);
+                        Ok(())
+                    })?;
+                }
+                let c = back.context("internal error: a resumed chunk not in the journal")?;
+                take(&mut kept, span, c, &window).with_context(|| damaged(fi, items))?;
+                progress(items.len());
+            }
+            let t0 = Instant::now();
+            run_chunks(
+                devices,
+                pending.len(),
+                &mut usage,
+                |device, k| {
+                    let c = run_chunk(
+                        device,
+                        &req.algorithm,
+                        &window.grids,
+                        first,
+                        fi,
+                        pending[k].clone(),
+                        &progress,
+                    )
+                    .with_context(|| format!("running {}", f.path()))?;
+                    let items = c.end - c.start;
+                    Ok((c, items))
+                },
+                |_, c| {
+                    let span = match journal.as_mut() {
+                        Some(j) => j.append(&c)?,
+                        None => Span { offset: 0, len: 0 }, // no report reads them back
+                    };
+                    take(&mut kept, span, c, &window)
+                },
+            )?;
+            if !pending.is_empty() {
+                kept.wall += t0.elapsed();
+            }
         }
-        let file = file_results(f, k, journal.as_ref(), &file_solutions[fi], &req.algorithm);
+        cursor.finish()?;
+        let file = file_results(f, kept, journal.as_ref(), &req.algorithm);
         events.batch_file(fi, &file);
         files.push(file);
     }
     Ok(Report {
         algorithm: req.algorithm.clone(),
         files,
-        inputs: inputs.iter().map(InputInfo::of_file).collect(),
+        inputs: inputs.iter().map(Input::info).collect(),
         shard: req.shard,
         command: req.command.clone(),
         backend: devices[0].name(),
@@ -447,10 +495,9 @@ pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) ->
 /// A file's results from what was kept of it: totals, and its records read back from the
 /// journal chunk by chunk when a report asks for them.
 fn file_results(
-    f: &PuzzleFile,
-    k: &mut Kept,
+    f: &Input,
+    mut k: Kept,
     journal: Option<&Journal>,
-    file_solutions: &BTreeMap<usize, String>,
     algorithm: &Algorithm,
 ) -> FileResults {
     k.spans.sort_by_key(|&(start, _)| start);
@@ -464,23 +511,15 @@ fn file_results(
         None => Records::Held(Vec::new()), // no report asks for them
     };
     FileResults {
-        path: f.path.clone(),
+        path: f.path().to_string(),
         label: f.label(),
-        side: f.b * f.b,
-        lines: f.puzzles.iter().map(|p| p.line).collect(),
-        tally: std::mem::take(&mut k.tally),
+        side: f.b() * f.b(),
+        tally: k.tally,
         records,
         wall: k.wall,
-        details: std::mem::take(&mut k.details),
-        file_solutions: file_solutions.clone(),
+        details: k.details,
         ignores_seed: algorithm.ignores_seed(),
-        extras: f
-            .puzzles
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !p.extra.is_empty())
-            .map(|(i, p)| (i, p.extra.clone()))
-            .collect(),
+        notes: f.notes(),
     }
 }
 
@@ -502,13 +541,13 @@ fn read_records(
 fn check_resumed(
     c: &ChunkDone,
     algorithm: &Algorithm,
-    file: &PuzzleFile,
+    file: &Input,
 ) -> std::result::Result<(), String> {
     let (runs, limit) = (algorithm.runs(), algorithm.limit());
     check_seconds(c.wall_s)?;
     let held: Vec<(usize, usize)> = c.results.iter().map(|r| (r.puzzle, r.run)).collect();
-    check_items(c.start..c.end, runs, file.puzzles.len(), &held, "item")?;
-    let cells = file.b.pow(4);
+    check_items(c.start..c.end, runs, file.len(), &held, "item")?;
+    let cells = file.b().pow(4);
     for r in &c.results {
         let grid = r.grid.chars().count();
         if r.steps > limit || grid != cells {
@@ -521,11 +560,13 @@ fn check_resumed(
     Ok(())
 }
 
-/// Runs items `items` of file `file` (item i is puzzle i / runs, run i % runs).
+/// Runs items `items` of file `file` (item i is puzzle i / runs, run i % runs) on the puzzles
+/// of a window, `grids`, whose first is puzzle `first`.
 fn run_chunk(
     device: &Device,
     algorithm: &Algorithm,
     grids: &[Grid],
+    first: usize,
     file: usize,
     items: Range<usize>,
     progress: crate::backend::Progress,
@@ -535,20 +576,27 @@ fn run_chunk(
         Algorithm::Ilca { params, runs, .. } => {
             let batch = Batch {
                 puzzles: grids,
+                first_puzzle: first,
                 settings: std::slice::from_ref(params),
                 instances: items
                     .clone()
                     .map(|i| Instance {
                         setting: 0,
-                        puzzle: i / runs,
+                        puzzle: i / runs - first,
                         run: i % runs,
                     })
                     .collect(),
             };
-            (ilca::run::run(device, &batch, progress)?, BTreeMap::new())
+            let mut results = ilca::run::run(device, &batch, progress)?;
+            for r in &mut results {
+                r.puzzle += first; // the file's numbering
+            }
+            (results, BTreeMap::new())
         }
         Algorithm::Rfss(params) => {
-            let outcomes = rfss::run::run(device, &grids[items.clone()], params, progress)?;
+            // One run per puzzle: items are puzzles.
+            let own = items.start - first..items.end - first;
+            let outcomes = rfss::run::run(device, &grids[own], params, progress)?;
             rfss::run::records(&outcomes, items.start)?
         }
     };
@@ -563,9 +611,9 @@ fn run_chunk(
 }
 
 /// Every engine verifies; check once more here, so nothing unverified is ever reported.
-fn verify(results: &[InstanceResult], puzzles: &[crate::puzzle::Puzzle]) -> Result<()> {
+fn verify(results: &[InstanceResult], window: &Window) -> Result<()> {
     for r in results.iter().filter(|r| r.solved) {
-        let Some(puzzle) = puzzles.get(r.puzzle).map(|p| &p.grid) else {
+        let Some(puzzle) = window.puzzle(r.puzzle) else {
             bail!(
                 "puzzle {} run {} is not a puzzle of the file",
                 r.puzzle,

@@ -11,7 +11,6 @@ use crate::choice::Choice;
 use crate::generate::{paper_tier_of, Tier};
 use crate::ilca::presets::{PaperRates, Preset};
 use crate::ilca::{IlcaParams, Prune};
-use crate::puzzle::PuzzleFile;
 use crate::report::batch::{row_labels, FileResults, Summary, Table};
 
 /// The whole table of a finished batch, as `gpu-sudoku batch` prints it on standard output
@@ -111,7 +110,7 @@ impl Rows {
         let files = &request.files;
         let tiers: Vec<Option<&'static str>> = files
             .iter()
-            .map(|f| paper_tier_of(&f.header).map(|t| t.name()))
+            .map(|f| paper_tier_of(f.header()).map(|t| t.name()))
             .collect();
         let paper = match &request.algorithm {
             Algorithm::Ilca { params, .. } => {
@@ -119,13 +118,13 @@ impl Rows {
             }
             Algorithm::Rfss(_) => None,
         };
-        let names: Vec<String> = files.iter().map(PuzzleFile::label).collect();
+        let names: Vec<String> = files.iter().map(|f| f.label()).collect();
         let unit = match request.algorithm {
             Algorithm::Ilca { .. } => "steps",
             Algorithm::Rfss(_) => "gens",
         };
         Rows::of(
-            files.iter().map(|f| f.path.as_str()).zip(&names),
+            files.iter().map(|f| f.path()).zip(&names),
             tiers,
             paper,
             unit,

@@ -7,6 +7,7 @@
 
 use crate::report::batch::{
     provenance_here, write_batch_json, write_instances_csv, BatchInfo, FileResults, InputInfo,
+    PuzzleNotes,
 };
 use crate::report::InstanceResult;
 use crate::shard::{self, Shard};
@@ -427,10 +428,9 @@ fn merge_file(
         lines[r.puzzle] = *line;
     }
     let f = &first.files[fi];
-    let file = FileResults {
+    let mut file = FileResults {
         // RFSS, or ILCA with --tie first (IlcaParams::ignores_seed).
         ignores_seed: first.algorithm == "rfss" || first.params["tie"] == "first",
-        extras,
         ..FileResults::held(
             f.path.clone(),
             f.label.clone(),
@@ -442,6 +442,9 @@ fn merge_file(
             file_solutions,
         )
     };
+    if let PuzzleNotes::Held { extras: e, .. } = &mut file.notes {
+        *e = extras;
+    }
     Ok((file, tier))
 }
 

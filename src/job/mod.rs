@@ -7,7 +7,8 @@
 //!   every one of them at once;
 //! - [`journal`]: the JSON Lines journal that makes a job resumable and holds its records until
 //!   the report is written;
-//! - [`batch`], [`compare`], [`sweep`]: the three jobs; [`merge`] joins their shards' reports.
+//! - [`batch`], [`compare`], [`sweep`]: the three jobs; [`merge`] joins their shards' reports;
+//! - [`input`]: a batch's puzzle file, held or read window by window.
 //!
 //! Nothing here draws on a terminal: a job says how far it is and what a person should know
 //! through [`Events`].
@@ -16,6 +17,7 @@ pub mod batch;
 pub mod batch_table;
 pub mod compare;
 pub mod devices;
+pub mod input;
 pub mod journal;
 pub mod merge;
 pub mod sweep;

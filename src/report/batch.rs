@@ -2,7 +2,7 @@
 //! and the time-to-solution), the JSON document that makes a run reproducible, and the
 //! per-instance CSV with the parameters on every row.
 
-use super::stats::{median_tts99, tts99_of_counts, wilson95, Tts};
+use super::stats::{median_of_steps, tts99_of_counts, wilson95, Tts};
 use super::InstanceResult;
 // The schema pieces moved to `schema`; kept reachable here for code that still names them so.
 pub use super::schema::{provenance_here, Header, InputInfo, SCHEMA};
@@ -21,8 +21,6 @@ pub struct FileResults {
     pub label: String,
     /// Side length n of the file's grids.
     pub side: usize,
-    /// 1-based line of each puzzle in the file.
-    pub lines: Vec<usize>,
     /// Totals of the instances (summary, per-puzzle rows, the file-solution check).
     pub tally: Tally,
     /// One record per instance, in (puzzle, run) order.
@@ -33,31 +31,184 @@ pub struct FileResults {
     /// algorithm's name beside each of its instances in the JSON (RFSS: generations run,
     /// conflicts left, species, restarts, why a puzzle is unsolvable); empty when there is none.
     pub details: BTreeMap<usize, serde_json::Value>,
-    /// Per puzzle (by index): the solution the puzzle file gives (a CSV solution column), one-line
-    /// format; solved grids are compared with it. Empty when the file gives none.
-    pub file_solutions: BTreeMap<usize, String>,
     /// The algorithm ignores the seed (RFSS): a further run of a puzzle would repeat the first,
     /// so its summaries give no TTS99, which assumes independent runs.
     pub ignores_seed: bool,
-    /// Per puzzle (by index): the fields after the grid on its line (`d=…`, `name=…`, a CSV's
-    /// other columns), verbatim, for the reports; only puzzles that have some.
-    pub extras: BTreeMap<usize, String>,
+    /// What the reports repeat of each puzzle's line: where it is, its extra fields and its
+    /// solution.
+    pub notes: PuzzleNotes,
 }
 
-/// Running totals of instances, enough for every summary and per-puzzle row without holding
-/// the instances: per puzzle, its runs, how many solved at each step count, and how many of the
-/// solved grids are the file's solution. Memory grows with puzzles × distinct step counts, not
-/// with runs, so a run of any length can be summarised.
+/// Per puzzle, what the reports repeat of its line in the input: the line's number, the fields
+/// after the grid (`d=…`, `name=…`, a CSV's other columns), verbatim, and the solution the file
+/// gives (a CSV solution column), one-line format.
+#[derive(Clone)]
+pub enum PuzzleNotes {
+    /// By puzzle index: every puzzle's 1-based line; extras and solutions of the puzzles that
+    /// have some.
+    Held {
+        lines: Vec<usize>,
+        extras: BTreeMap<usize, String>,
+        solutions: BTreeMap<usize, String>,
+    },
+    /// Read again from the input file when a report is written, in puzzle order (a file too
+    /// big to hold): the function opens it.
+    Reread(std::sync::Arc<dyn Fn() -> std::io::Result<Box<dyn NotesSource>> + Send + Sync>),
+}
+
+impl std::fmt::Debug for PuzzleNotes {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            PuzzleNotes::Held {
+                lines,
+                extras,
+                solutions,
+            } => f
+                .debug_struct("Held")
+                .field("lines", lines)
+                .field("extras", extras)
+                .field("solutions", solutions)
+                .finish(),
+            PuzzleNotes::Reread(_) => f.write_str("Reread"),
+        }
+    }
+}
+
+/// A puzzle's notes.
 #[derive(Clone, Debug, Default, PartialEq)]
+pub struct Note {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// The fields after the grid ("" when none).
+    pub extra: String,
+    /// The solution the file gives, one-line format.
+    pub solution: Option<String>,
+}
+
+/// An input read again for its notes, one puzzle at a time in increasing order.
+pub trait NotesSource {
+    /// Puzzle `puzzle`'s notes; puzzles are asked for in increasing order.
+    fn at(&mut self, puzzle: usize) -> std::io::Result<Note>;
+    /// Reads the rest of the input: an error if it is not the input the run read.
+    fn finish(self: Box<Self>) -> std::io::Result<()>;
+}
+
+impl PuzzleNotes {
+    /// The notes of `puzzles` (a whole file), held.
+    pub fn held_of(puzzles: &[crate::puzzle::Puzzle]) -> PuzzleNotes {
+        PuzzleNotes::Held {
+            lines: puzzles.iter().map(|p| p.line).collect(),
+            extras: (puzzles.iter().enumerate())
+                .filter(|(_, p)| !p.extra.is_empty())
+                .map(|(i, p)| (i, p.extra.clone()))
+                .collect(),
+            solutions: FileResults::solutions_in(puzzles),
+        }
+    }
+
+    /// The notes of the puzzles, to be asked for in increasing order.
+    pub fn open(&self) -> std::io::Result<NotesCursor<'_>> {
+        let from = match self {
+            PuzzleNotes::Held {
+                lines,
+                extras,
+                solutions,
+            } => From::Held {
+                lines,
+                extras,
+                solutions,
+            },
+            PuzzleNotes::Reread(open) => From::Reread(open()?),
+        };
+        Ok(NotesCursor { from, last: None })
+    }
+}
+
+/// Reads [`PuzzleNotes`] in puzzle order, keeping the last puzzle's (records come a puzzle's
+/// runs at a time).
+pub struct NotesCursor<'a> {
+    from: From<'a>,
+    last: Option<(usize, Note)>,
+}
+
+enum From<'a> {
+    Held {
+        lines: &'a [usize],
+        extras: &'a BTreeMap<usize, String>,
+        solutions: &'a BTreeMap<usize, String>,
+    },
+    Reread(Box<dyn NotesSource>),
+}
+
+impl NotesCursor<'_> {
+    /// Puzzle `puzzle`'s notes (at or after the last asked for).
+    pub fn at(&mut self, puzzle: usize) -> std::io::Result<&Note> {
+        if self.last.as_ref().is_none_or(|(p, _)| *p != puzzle) {
+            let note = match &mut self.from {
+                From::Held {
+                    lines,
+                    extras,
+                    solutions,
+                } => Note {
+                    line: *lines.get(puzzle).ok_or_else(|| {
+                        std::io::Error::other(format!("internal error: no line of puzzle {puzzle}"))
+                    })?,
+                    extra: extras.get(&puzzle).cloned().unwrap_or_default(),
+                    solution: solutions.get(&puzzle).cloned(),
+                },
+                From::Reread(source) => source.at(puzzle)?,
+            };
+            self.last = Some((puzzle, note));
+        }
+        Ok(&self.last.as_ref().expect("set above").1)
+    }
+
+    /// Done: a re-read input is read to its end and checked to be the one the run read.
+    pub fn finish(self) -> std::io::Result<()> {
+        match self.from {
+            From::Held { .. } => Ok(()),
+            From::Reread(source) => source.finish(),
+        }
+    }
+}
+
+/// Running totals of instances, enough for every summary without holding the instances: per
+/// puzzle whose runs are still coming, its runs, how many solved at each step count, and how
+/// many of the solved grids are the file's solution. A puzzle whose runs are all counted
+/// ([`Tally::with_runs`]) closes into totals and its TTS99 (kept only for the median, and only
+/// when puzzles run twice or more), so memory grows at most 8 bytes a puzzle, not with the
+/// runs. The per-puzzle rows of the reports are made from the records.
+#[derive(Clone, Debug, Default)]
 pub struct Tally {
-    pub puzzles: BTreeMap<usize, PuzzleTally>,
+    /// Runs per puzzle when known: a puzzle that has them all closes.
+    runs: Option<usize>,
+    /// Puzzles whose runs are still coming (every puzzle, when `runs` is unknown).
+    open: BTreeMap<usize, PuzzleTally>,
+    closed: Closed,
+    /// Solved instances by step count, over every puzzle.
+    steps: BTreeMap<u32, usize>,
     /// Instances counted.
     pub instances: usize,
     /// Steps run, summed (an unsolved instance counts the step limit).
     pub instance_steps: u64,
 }
 
-/// One puzzle's part of a [`Tally`].
+/// The totals of a tally's closed puzzles.
+#[derive(Clone, Debug, Default)]
+struct Closed {
+    puzzles: usize,
+    /// Puzzles with a solved run.
+    solved: usize,
+    /// Solved runs of puzzles the file gives a solution of, and of those, runs that found it.
+    checked: usize,
+    as_file: usize,
+    /// Each closed puzzle's TTS99 in steps (infinite: none solved), for the median.
+    tts: Vec<f64>,
+    /// A puzzle of fewer than two runs closed: no median of TTS99 (see [`super::stats::median_tts99`]).
+    single_run: bool,
+}
+
+/// One puzzle's runs: how many, solved ones by step count, how many found the file's solution.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PuzzleTally {
     pub runs: usize,
@@ -65,9 +216,42 @@ pub struct PuzzleTally {
     pub solved: BTreeMap<u32, usize>,
     /// Solved runs whose grid is the solution the file gives (0 when it gives none).
     pub as_file: usize,
+    /// The file gives this puzzle's solution.
+    pub has_file_solution: bool,
+}
+
+impl PuzzleTally {
+    /// Counts one run; `file_solution` is the puzzle's solution in the file, if given.
+    pub fn add(&mut self, r: &InstanceResult, file_solution: Option<&str>) {
+        self.runs += 1;
+        self.has_file_solution |= file_solution.is_some();
+        if r.solved {
+            *self.solved.entry(r.steps).or_insert(0) += 1;
+            self.as_file += usize::from(file_solution == Some(r.grid.as_str()));
+        }
+    }
+
+    /// Solved runs.
+    pub fn solved_runs(&self) -> usize {
+        self.solved.values().sum()
+    }
+
+    /// The puzzle's TTS99 over its runs (`None` when none solved).
+    pub fn tts99(&self) -> Option<Tts> {
+        tts99_of_counts(&self.solved, self.runs)
+    }
 }
 
 impl Tally {
+    /// An empty tally of puzzles that run `runs` times each: each puzzle closes once its runs
+    /// are in (a tally without it keeps every puzzle open).
+    pub fn with_runs(runs: usize) -> Tally {
+        Tally {
+            runs: Some(runs),
+            ..Tally::default()
+        }
+    }
+
     /// The totals of `results`, solved grids compared with `file_solutions` (by puzzle).
     pub fn of<'a>(
         results: impl IntoIterator<Item = &'a InstanceResult>,
@@ -75,51 +259,84 @@ impl Tally {
     ) -> Tally {
         let mut t = Tally::default();
         for r in results {
-            t.add(r, file_solutions.get(&r.puzzle));
+            t.add(r, file_solutions.get(&r.puzzle).map(String::as_str));
         }
         t
     }
 
     /// Counts one instance; `file_solution` is its puzzle's solution in the file, if given.
-    pub fn add(&mut self, r: &InstanceResult, file_solution: Option<&String>) {
+    pub fn add(&mut self, r: &InstanceResult, file_solution: Option<&str>) {
         self.instances += 1;
         self.instance_steps += r.steps as u64;
-        let p = self.puzzles.entry(r.puzzle).or_default();
-        p.runs += 1;
         if r.solved {
-            *p.solved.entry(r.steps).or_insert(0) += 1;
-            p.as_file += usize::from(file_solution == Some(&r.grid));
+            *self.steps.entry(r.steps).or_insert(0) += 1;
+        }
+        let p = self.open.entry(r.puzzle).or_default();
+        p.add(r, file_solution);
+        if self.runs == Some(p.runs) {
+            let p = self.open.remove(&r.puzzle).expect("counted above");
+            let c = &mut self.closed;
+            c.puzzles += 1;
+            c.solved += usize::from(!p.solved.is_empty());
+            if p.has_file_solution {
+                c.checked += p.solved_runs();
+                c.as_file += p.as_file;
+            }
+            c.single_run |= p.runs < 2;
+            if !c.single_run {
+                c.tts.push(p.tts99().map_or(f64::INFINITY, |t| t.steps));
+            }
         }
     }
 
+    /// Puzzles with a run counted.
+    pub fn puzzles_counted(&self) -> usize {
+        self.closed.puzzles + self.open.len()
+    }
+
     /// Solved instances by step count, over every puzzle.
-    fn solved(&self) -> BTreeMap<u32, usize> {
-        let mut all = BTreeMap::new();
-        for p in self.puzzles.values() {
-            for (&s, &k) in &p.solved {
-                *all.entry(s).or_insert(0) += k;
-            }
-        }
-        all
+    pub fn solved_steps(&self) -> &BTreeMap<u32, usize> {
+        &self.steps
     }
 
     /// The median over puzzles of each puzzle's TTS99 in steps (infinite for a puzzle no run
     /// solved); `None` for no puzzles, an infinite median or a puzzle of one run
-    /// ([`median_tts99`]).
+    /// ([`super::stats::median_tts99`]).
     pub fn tts99_puzzle_median(&self) -> Option<f64> {
-        median_tts99(
-            self.puzzles
-                .values()
-                .map(|p| (p.runs, tts99_of_counts(&p.solved, p.runs))),
-        )
+        Tally::median_over(&[self])
+    }
+
+    /// [`Tally::tts99_puzzle_median`] over the puzzles of several tallies.
+    fn median_over(tallies: &[&Tally]) -> Option<f64> {
+        if tallies.iter().any(|t| t.closed.single_run) {
+            return None;
+        }
+        let mut steps: Vec<f64> = Vec::new();
+        for t in tallies {
+            steps.extend(&t.closed.tts);
+            for p in t.open.values() {
+                if p.runs < 2 {
+                    return None;
+                }
+                steps.push(p.tts99().map_or(f64::INFINITY, |t| t.steps));
+            }
+        }
+        median_of_steps(steps)
     }
 
     /// Puzzles with at least one solved instance.
     fn puzzles_solved(&self) -> usize {
-        self.puzzles
-            .values()
-            .filter(|p| !p.solved.is_empty())
-            .count()
+        self.closed.solved + self.open.values().filter(|p| !p.solved.is_empty()).count()
+    }
+
+    /// Solved instances of puzzles the file gives a solution of, and how many found it.
+    fn against_file(&self) -> (usize, usize) {
+        let (mut checked, mut same) = (self.closed.checked, self.closed.as_file);
+        for p in self.open.values().filter(|p| p.has_file_solution) {
+            checked += p.solved_runs();
+            same += p.as_file;
+        }
+        (checked, same)
     }
 }
 
@@ -211,7 +428,24 @@ impl Summary {
 
     /// Summary of the instances `tally` counts, of `puzzles` puzzles, that took `wall`.
     pub fn of_tally(puzzles: usize, tally: &Tally, wall: Duration) -> Summary {
-        let steps = tally.solved();
+        Summary::of_tallies(puzzles, &[tally], wall)
+    }
+
+    /// Summary of the instances `tallies` count together (each tally's puzzles its own), of
+    /// `puzzles` puzzles, that took `wall`.
+    fn of_tallies(puzzles: usize, tallies: &[&Tally], wall: Duration) -> Summary {
+        let pooled;
+        let steps = match tallies {
+            [one] => one.solved_steps(),
+            _ => {
+                let mut all = BTreeMap::new();
+                for (&s, &k) in tallies.iter().flat_map(|t| t.solved_steps()) {
+                    *all.entry(s).or_insert(0) += k;
+                }
+                pooled = all;
+                &pooled
+            }
+        };
         let solved: usize = steps.values().sum();
         // Exact in integers, then one rounding (the same value as summing the f64s in order
         // while the total stays below 2^53).
@@ -220,7 +454,7 @@ impl Summary {
         // The k-th smallest solved step count (0-based).
         let nth = |k: usize| -> f64 {
             let mut seen = 0;
-            for (&s, &c) in &steps {
+            for (&s, &c) in steps {
                 seen += c;
                 if seen > k {
                     return s as f64;
@@ -235,15 +469,16 @@ impl Summary {
                 (nth(solved / 2 - 1) + nth(solved / 2)) / 2.0
             }
         });
-        let instances = tally.instances;
+        let instances = tallies.iter().map(|t| t.instances).sum();
+        let instance_steps = tallies.iter().map(|t| t.instance_steps).sum();
         let wall_s = wall.as_secs_f64();
         let rate = if wall_s > 0.0 {
-            tally.instance_steps as f64 / wall_s
+            instance_steps as f64 / wall_s
         } else {
             0.0
         };
-        let tts = tts99_of_counts(&steps, instances);
-        let per_puzzle = tally.tts99_puzzle_median();
+        let tts = tts99_of_counts(steps, instances);
+        let per_puzzle = Tally::median_over(tallies);
         Summary {
             puzzles,
             instances,
@@ -253,10 +488,10 @@ impl Summary {
             } else {
                 100.0 * solved as f64 / instances as f64
             },
-            puzzles_solved: tally.puzzles_solved(),
+            puzzles_solved: tallies.iter().map(|t| t.puzzles_solved()).sum(),
             mean_steps: mean,
             median_steps: median,
-            instance_steps: tally.instance_steps,
+            instance_steps,
             solved_pct_95: wilson95(solved, instances).map(|(lo, hi)| [100.0 * lo, 100.0 * hi]),
             tts99: tts,
             tts99_puzzle_median: per_puzzle,
@@ -273,18 +508,10 @@ impl Summary {
     /// files (the median of the puzzles' own TTS99 is over every file's puzzles).
     pub fn overall(files: &[FileResults]) -> Summary {
         let puzzles = files.iter().map(FileResults::puzzles_run).sum();
-        // Puzzle indices repeat across files: pool each file's puzzles under its own numbers.
-        let mut pooled = Tally::default();
-        for f in files {
-            let first = pooled.puzzles.len();
-            for (k, p) in f.tally.puzzles.values().enumerate() {
-                pooled.puzzles.insert(first + k, p.clone());
-            }
-            pooled.instances += f.tally.instances;
-            pooled.instance_steps += f.tally.instance_steps;
-        }
+        // Puzzle indices repeat across files: each file's tally keeps its puzzles apart.
+        let tallies: Vec<&Tally> = files.iter().map(|f| &f.tally).collect();
         let wall = files.iter().map(|f| f.wall).sum();
-        let s = Summary::of_tally(puzzles, &pooled, wall);
+        let s = Summary::of_tallies(puzzles, &tallies, wall);
         // TTS99 restarts one problem; pooled over several files (tiers), a tier that is never
         // solved would hide behind the others (an overall 69 steps beside evil at 0%).
         if files.iter().any(|f| f.ignores_seed) {
@@ -333,12 +560,14 @@ impl FileResults {
             path,
             label,
             side,
-            lines,
             wall,
             details,
-            file_solutions,
             ignores_seed: false,
-            extras: BTreeMap::new(),
+            notes: PuzzleNotes::Held {
+                lines,
+                extras: BTreeMap::new(),
+                solutions: file_solutions,
+            },
         }
     }
 
@@ -351,7 +580,7 @@ impl FileResults {
         }
     }
 
-    /// The solutions a puzzle file gives, by puzzle index (see [`FileResults::file_solutions`]).
+    /// The solutions a puzzle file gives, by puzzle index (see [`PuzzleNotes`]).
     pub fn solutions_in(puzzles: &[crate::puzzle::Puzzle]) -> BTreeMap<usize, String> {
         puzzles
             .iter()
@@ -364,19 +593,13 @@ impl FileResults {
     /// their grids differ from it (each was verified against the rules and the clues, so a
     /// difference means the puzzle has more than one solution).
     pub fn against_file_solutions(&self) -> (usize, usize) {
-        let (mut checked, mut same) = (0, 0);
-        for (i, p) in &self.tally.puzzles {
-            if self.file_solutions.contains_key(i) {
-                checked += p.solved.values().sum::<usize>();
-                same += p.as_file;
-            }
-        }
+        let (checked, same) = self.tally.against_file();
         (checked, checked - same)
     }
 
     /// How many of the file's puzzles have results (all of them, but in a shard).
     pub fn puzzles_run(&self) -> usize {
-        self.tally.puzzles.len()
+        self.tally.puzzles_counted()
     }
 }
 
@@ -525,7 +748,7 @@ struct FileJson<'a> {
     label: &'a str,
     side: usize,
     summary: Summary,
-    puzzles: Vec<PuzzleJson>,
+    puzzles: PuzzlesJson<'a>,
     instances: InstancesJson<'a>,
 }
 
@@ -549,12 +772,13 @@ impl Serialize for InstancesJson<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::{Error, SerializeSeq};
         let f = self.file;
+        let mut notes = f.notes.open().map_err(S::Error::custom)?;
         let mut seq = s.serialize_seq(Some(f.tally.instances))?;
         let mut failed = None;
         let read = f.records.for_each(&mut |r| {
             let record = InstanceJson {
                 puzzle: r.puzzle,
-                line: f.lines[r.puzzle],
+                line: notes.at(r.puzzle)?.line,
                 run: r.run,
                 solved: r.solved,
                 steps: r.steps,
@@ -575,31 +799,79 @@ impl Serialize for InstancesJson<'_> {
             return Err(e);
         }
         read.map_err(S::Error::custom)?;
+        notes.finish().map_err(S::Error::custom)?;
         seq.end()
     }
 }
 
-/// Per puzzle of a file: its runs, how many solved, its TTS99.
-fn per_puzzle(f: &FileResults) -> Vec<PuzzleJson> {
-    f.tally
-        .puzzles
-        .iter()
-        .map(|(&puzzle, p)| {
-            let file_solution = f.file_solutions.get(&puzzle).cloned();
-            PuzzleJson {
-                puzzle,
-                line: f.lines[puzzle],
-                runs: p.runs,
-                solved: p.solved.values().sum(),
-                // One run's "TTS99" would be its step count (as for the median over puzzles).
-                tts99: tts99_of_counts(&p.solved, p.runs)
-                    .filter(|_| !f.ignores_seed && p.runs >= 2),
-                solved_as_file: file_solution.as_ref().map(|_| p.as_file),
-                file_solution,
-                extra: f.extras.get(&puzzle).cloned(),
+/// A file's per-puzzle rows in the JSON report (its runs, how many solved, its TTS99, its
+/// notes), made from its records as they are read (they come in (puzzle, run) order): a file
+/// of a million puzzles is never held as rows.
+struct PuzzlesJson<'a> {
+    file: &'a FileResults,
+}
+
+/// Its schema: a list of [`PuzzleJson`], written in place (as a `Vec` field would be).
+impl schemars::JsonSchema for PuzzlesJson<'_> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Puzzles".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        g.subschema_for::<Vec<PuzzleJson>>()
+    }
+}
+
+impl Serialize for PuzzlesJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let f = self.file;
+        let row = |puzzle: usize, note: Note, p: &PuzzleTally| PuzzleJson {
+            puzzle,
+            line: note.line,
+            runs: p.runs,
+            solved: p.solved_runs(),
+            // One run's "TTS99" would be its step count (as for the median over puzzles).
+            tts99: p.tts99().filter(|_| !f.ignores_seed && p.runs >= 2),
+            solved_as_file: note.solution.as_ref().map(|_| p.as_file),
+            file_solution: note.solution,
+            extra: Some(note.extra).filter(|e| !e.is_empty()),
+        };
+        let mut notes = f.notes.open().map_err(S::Error::custom)?;
+        let mut seq = s.serialize_seq(Some(f.tally.puzzles_counted()))?;
+        let mut failed = None;
+        // The puzzle the records are at: its number, notes and runs so far.
+        let mut at: Option<(usize, Note, PuzzleTally)> = None;
+        let read = f.records.for_each(&mut |r| {
+            if at.as_ref().is_none_or(|(p, ..)| *p != r.puzzle) {
+                if let Some((puzzle, note, p)) = at.take() {
+                    seq.serialize_element(&row(puzzle, note, &p)).map_err(|e| {
+                        failed = Some(e);
+                        std::io::Error::other("the report could not be written")
+                    })?;
+                }
+                at = Some((
+                    r.puzzle,
+                    notes.at(r.puzzle)?.clone(),
+                    PuzzleTally::default(),
+                ));
             }
-        })
-        .collect()
+            let (_, note, p) = at.as_mut().expect("set above");
+            p.add(&r, note.solution.as_deref());
+            Ok(())
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        read.map_err(S::Error::custom)?;
+        if let Some((puzzle, note, p)) = at {
+            seq.serialize_element(&row(puzzle, note, &p))?;
+        }
+        notes.finish().map_err(S::Error::custom)?;
+        seq.end()
+    }
 }
 
 /// Everything needed to reproduce and audit an ILCA batch.
@@ -687,7 +959,7 @@ pub fn write_batch_json(
                 label: &f.label,
                 side: f.side,
                 summary: f.summary(),
-                puzzles: per_puzzle(f),
+                puzzles: PuzzlesJson { file: f },
                 instances: InstancesJson {
                     file: f,
                     algorithm: info.algorithm,
@@ -736,21 +1008,24 @@ pub fn write_instances_csv(
     let mut csv = crate::csv_io::Writer::new(w);
     csv.row(&head)?;
     for f in files {
+        let mut notes = f.notes.open()?;
         f.records.for_each(&mut |r| {
+            let note = notes.at(r.puzzle)?;
             let mut row = vec![
                 f.path.clone(),
                 f.label.clone(),
                 r.puzzle.to_string(),
-                f.lines[r.puzzle].to_string(),
+                note.line.to_string(),
                 r.run.to_string(),
                 r.solved.to_string(),
                 r.steps.to_string(),
                 r.grid.clone(),
             ];
             row.extend(params.iter().map(|(_, v)| v.clone()));
-            row.push(f.extras.get(&r.puzzle).cloned().unwrap_or_default());
+            row.push(note.extra.clone());
             csv.row(&row)
         })?;
+        notes.finish()?;
     }
     csv.finish().map(drop)
 }

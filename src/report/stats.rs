@@ -73,17 +73,24 @@ pub fn tts99_of_counts(
     let mut i = 0;
     for (&t, &k) in solved {
         i += k;
-        let p = i as f64 / runs as f64;
-        let steps = if i >= runs {
-            t as f64
-        } else {
-            t as f64 * 0.01f64.ln() / (1.0 - p).ln()
-        };
-        if best.is_none_or(|b| steps < b.steps) {
-            best = Some(Tts { steps, at: t, p });
+        let here = tts99_at(t, i, runs);
+        if best.is_none_or(|b| here.steps < b.steps) {
+            best = Some(here);
         }
     }
     best
+}
+
+/// The TTS99 of runs of length `t` when `solved` of `runs` runs solve within `t` steps: the
+/// one formula [`tts99_of_counts`] minimises, so a point kept from it gives the same value.
+pub fn tts99_at(t: u32, solved: usize, runs: usize) -> Tts {
+    let p = solved as f64 / runs as f64;
+    let steps = if solved >= runs {
+        t as f64
+    } else {
+        t as f64 * 0.01f64.ln() / (1.0 - p).ln()
+    };
+    Tts { steps, at: t, p }
 }
 
 /// The median of the puzzles' own TTS99 in steps, given per puzzle as (its runs, its TTS99;
@@ -98,6 +105,12 @@ pub fn median_tts99(per_puzzle: impl IntoIterator<Item = (usize, Option<Tts>)>) 
         }
         v.push(t.map_or(f64::INFINITY, |t| t.steps));
     }
+    median_of_steps(v)
+}
+
+/// The median of puzzles' TTS99 in steps (infinite for a puzzle no run solved), of puzzles
+/// of two runs or more: `None` for none, or an infinite median.
+pub fn median_of_steps(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
     }

@@ -350,6 +350,7 @@ pub fn run_attempts(
                     let t = Instant::now();
                     let batch = Batch {
                         puzzles: grids,
+                        first_puzzle: 0,
                         settings: std::slice::from_ref(params),
                         instances: vec![Instance {
                             setting: 0,
