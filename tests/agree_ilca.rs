@@ -313,6 +313,7 @@ fn instances_in_any_order_and_subset_agree() {
     let part = Batch {
         puzzles: &puzzles,
         first_puzzle: 0,
+        portfolio: 1,
         settings: std::slice::from_ref(&params),
         instances: picked.iter().map(|(inst, _)| *inst).collect(),
     };

@@ -492,7 +492,10 @@ def batch(
     ``underflow_log2``, ``enhance``, ``stall_generations``. ``backend`` is ``"auto"`` (a
     hardware GPU when one opens, else the CPU), ``"cpu"`` or ``"gpu"``; ``adapter`` picks one
     by index or name part, or ``"all"``. ``progress``: a callable ``(done, total)``, ``True``
-    (tqdm when installed), ``False``, or ``None`` (tqdm on a terminal only).
+    (tqdm when installed), ``False``, or ``None`` (tqdm on a terminal only). ``portfolio=N``
+    (ILCA, not in the paper): each run is a portfolio of N instances of the puzzle, solved at
+    its first instance's solution, as ``gpu-sudoku batch --portfolio N``; ``runs`` then counts
+    portfolios and defaults to 1.
     """
     if algo == "ilca":
         if steps is not None:

@@ -525,8 +525,33 @@ fn run_batch(
     let mut notes = Vec::new();
     let algorithm = match algo {
         "ilca" => {
-            let p = ilca_params(preset, params)?;
-            let asked = runs.unwrap_or(batch::DEFAULT_RUNS);
+            // `portfolio` is the batch's, not a parameter of ILCA's update.
+            let params = params.copy()?;
+            let portfolio: usize = match params.get_item("portfolio")? {
+                Some(v) => {
+                    params.del_item("portfolio")?;
+                    let n: u32 = count("portfolio", &v)?;
+                    if n == 0 {
+                        return Err(PyValueError::new_err(
+                            "portfolio: must be at least 1 (got 0)",
+                        ));
+                    }
+                    n as usize
+                }
+                None => 1,
+            };
+            let p = ilca_params(preset, &params)?;
+            if portfolio > 1 && p.ignores_seed() {
+                return Err(PyValueError::new_err(
+                    "portfolio: tie='first' ignores the seed, so every instance of a portfolio would be the same run",
+                ));
+            }
+            let default_runs = if portfolio > 1 {
+                1
+            } else {
+                batch::DEFAULT_RUNS
+            };
+            let asked = runs.unwrap_or(default_runs);
             let runs = p.runs_per_puzzle(asked);
             if runs < asked {
                 notes.push("tie='first' ignores the seed: every run of a puzzle would be the same run, so each puzzle runs once".to_string());
@@ -539,6 +564,7 @@ fn run_batch(
                     .map(|x| x.name),
                 params: p,
                 runs,
+                portfolio,
             }
         }
         "rfss" => {
@@ -557,11 +583,12 @@ fn run_batch(
         }
     };
     let backend = backend_named(backend)?;
+    let chunk = (batch::DEFAULT_CHUNK / algorithm.portfolio()).max(1);
     let request = Request {
         files: inputs.iter().map(|p| p.file.clone().into()).collect(),
         algorithm,
         shard: None,
-        chunk: batch::DEFAULT_CHUNK,
+        chunk,
         command,
     };
     drop(inputs);

@@ -67,6 +67,20 @@ def test_rfss_same_as_cli(cli, root, tmp_path):
     assert py_instances(r) == cli_instances(out)
 
 
+def test_portfolio_same_as_cli(cli, root, tmp_path):
+    f = root / "puzzles/famous.txt"
+    out = tmp_path / "cli.csv"
+    flags = ["--preset", "shared", "--prune", "off", "--steps", "300", "--runs", "2"]
+    subprocess.run([cli, "batch", str(f), *flags, "--portfolio", "4", "--backend", "cpu",
+                    "--csv", str(out)], capture_output=True, text=True, check=True)
+    r = gs.batch(f, preset="shared", prune="off", steps=300, runs=2, portfolio=4,
+                 backend="cpu", progress=False)
+    assert py_instances(r) == cli_instances(out)
+    assert len(py_instances(r)) == 16 * 2
+    with pytest.raises(ValueError, match="tie='first'"):
+        gs.batch(f, portfolio=4, tie="first", backend="cpu", progress=False)
+
+
 def test_summary_fields(root, tmp_path):
     f = head(root, tmp_path)
     r = gs.batch(f, runs=4, backend="cpu", progress=False)

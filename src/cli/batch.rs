@@ -22,10 +22,15 @@ pub struct Args {
     /// Algorithm: ilca (learning cellular automata) or rfss (resource-defined fitness sharing).
     #[arg(long, value_enum, default_value_t = Algo::Ilca)]
     pub algo: Algo,
-    /// Runs per puzzle (independent random streams) [default: 10]. RFSS is deterministic: it
-    /// runs each puzzle once.
+    /// Runs per puzzle (independent random streams) [default: 10; 1 with --portfolio]. RFSS is
+    /// deterministic: it runs each puzzle once.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: Option<u32>,
+    /// ILCA: make each run a portfolio of N instances of the puzzle, solved at the step its
+    /// first instance solved (steps count steps of the portfolio, not of its N instances; the
+    /// instances still run to their own end). Not in the paper (docs/BEYOND.md).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+    pub portfolio: Option<u32>,
     #[command(flatten)]
     pub max_iterations: MaxIterations,
     #[command(flatten)]
@@ -47,13 +52,15 @@ use super::args::{refuse, Algo, MaxIterations};
 pub fn run(mut a: Args) -> Result<ExitCode> {
     a.max_iterations.apply(a.algo, &mut a.ilca, &mut a.rfss);
     let algorithm = algorithm(&a)?;
+    let portfolio = algorithm.portfolio();
     // Outputs and inputs are checked before any work: a bad file fails before anything runs.
     let files = a.input.inputs(&a.files, &a.reports)?;
     let request = Request {
         files,
         algorithm,
         shard: a.job.shard,
-        chunk: a.job.chunk(DEFAULT_CHUNK),
+        // A chunk counts runs: with a portfolio, as many instances as the default's.
+        chunk: a.job.chunk((DEFAULT_CHUNK / portfolio).max(1)),
         command: std::env::args().collect(),
     };
     let plan = Plan::new(&request)?;
@@ -128,18 +135,34 @@ fn algorithm(a: &Args) -> Result<Algorithm> {
         Algo::Ilca => {
             a.rfss.refuse_for("ilca")?;
             let params = a.ilca.params()?;
+            let portfolio = a.portfolio.map_or(1, |n| n as usize);
+            if portfolio > 1 && params.ignores_seed() {
+                anyhow::bail!(
+                    "--portfolio {portfolio}: --tie first ignores the seed, so every instance of \
+                     a portfolio would be the same run"
+                );
+            }
+            let default_runs = if a.portfolio.is_some() {
+                1
+            } else {
+                DEFAULT_RUNS
+            };
             let runs = super::ilca_args::runs_per_puzzle(
                 &params,
-                a.runs.map_or(DEFAULT_RUNS, |r| r as usize),
+                a.runs.map_or(default_runs, |r| r as usize),
             );
             Algorithm::Ilca {
                 preset: a.ilca.preset_name(&params),
                 params,
                 runs,
+                portfolio,
             }
         }
         Algo::Rfss => {
             refuse(a.ilca.given(), "ilca", "rfss")?;
+            if a.portfolio.is_some() {
+                anyhow::bail!("--portfolio is for ILCA: RFSS is deterministic, one run a puzzle");
+            }
             let params = a.rfss.params()?;
             if a.runs.is_some_and(|r| r > 1) {
                 errln!("note: {RFSS_NOTE}");

@@ -8,6 +8,7 @@ use crate::puzzle::{Geometry, Grid};
 use crate::report::InstanceResult;
 use crate::rng;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// What a puzzle and the parameters fix for every run of it: clues, initial weights, factor
 /// tables.
@@ -433,6 +434,28 @@ pub fn run_instance(
     (false, params.steps)
 }
 
+/// [`run_instance`] for an instance of a portfolio whose first solution so far took
+/// `first_solution` steps: it stops (unsolved, where it is) once it can no longer solve in as
+/// few steps; one that solves lowers it. An instance that solves first, or ties, runs whole.
+fn run_in_portfolio(
+    prob: &Problem,
+    params: &IlcaParams,
+    state: &mut State,
+    key: u32,
+    first_solution: &AtomicU32,
+) -> (bool, u32) {
+    for t in 0..params.steps {
+        if first_solution.load(Ordering::Relaxed) <= t {
+            return (false, t);
+        }
+        if state.step(prob, params, key, t).solved {
+            first_solution.fetch_min(t + 1, Ordering::Relaxed);
+            return (true, t + 1);
+        }
+    }
+    (false, params.steps)
+}
+
 /// Runs every instance of `batch` on all cores; results in instance order, every "solved"
 /// verified against the rules and the clues. `progress(1)` is called per finished instance.
 pub fn run(batch: &Batch, progress: &(dyn Fn(usize) + Sync)) -> Vec<InstanceResult> {
@@ -453,12 +476,18 @@ fn run_inner(
     progress: &(dyn Fn(usize) + Sync),
     keep_weights: bool,
 ) -> (Vec<InstanceResult>, Vec<Vec<f32>>) {
+    // Per portfolio (see `Batch::portfolio`), the fewest steps any of its instances solved in.
+    let n = batch.portfolio.max(1);
+    let first_solution: Vec<AtomicU32> = (0..batch.instances.len().div_ceil(n))
+        .map(|_| AtomicU32::new(u32::MAX))
+        .collect();
     batch
         .instances
         .par_iter()
+        .enumerate()
         .map_init(
             || None::<((usize, usize), Problem, State)>,
-            |scratch, inst| {
+            |scratch, (k, inst)| {
                 let (s, p) = (inst.setting, inst.puzzle);
                 if crate::interrupt::requested() {
                     // Not run: the caller drops every result and returns `Interrupted`.
@@ -483,7 +512,11 @@ fn run_inner(
                     }
                 }
                 let (_, prob, state) = scratch.as_mut().expect("set above");
-                let (ok, steps) = run_instance(prob, params, state, batch.key(inst));
+                let key = batch.key(inst);
+                let (ok, steps) = match n {
+                    1 => run_instance(prob, params, state, key),
+                    _ => run_in_portfolio(prob, params, state, key, &first_solution[k / n]),
+                };
                 let grid = state.grid(prob.geom.b);
                 let solved = ok && grid.is_solution_of(&batch.puzzles[p]);
                 progress(1);

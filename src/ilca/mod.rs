@@ -310,6 +310,11 @@ pub struct Batch<'a> {
     /// `puzzles`, its random key uses the file's number (`first_puzzle + puzzle`), so a window
     /// of a big file runs as the whole file would. Results carry the index into `puzzles`.
     pub first_puzzle: usize,
+    /// Instances come in consecutive groups of this many, each a portfolio (1: none): an
+    /// engine may stop an instance once another of its group has solved in fewer steps, and
+    /// then reports it unsolved where it stopped. Only a portfolio's first solution means
+    /// anything then (`job::batch::portfolio_record`), and it is the same on every engine.
+    pub portfolio: usize,
     pub settings: &'a [IlcaParams],
     pub instances: Vec<Instance>,
 }
@@ -330,6 +335,7 @@ impl<'a> Batch<'a> {
         Batch {
             puzzles,
             first_puzzle: 0,
+            portfolio: 1,
             settings,
             instances,
         }

@@ -54,6 +54,12 @@ pub fn run_with(
                 &pruned
             },
             first_puzzle: batch.first_puzzle,
+            // Groups hold only while every instance is in the part (one pruning choice).
+            portfolio: if at.len() == batch.instances.len() {
+                batch.portfolio
+            } else {
+                1
+            },
             settings: batch.settings,
             instances: at.iter().map(|&k| batch.instances[k]).collect(),
         };

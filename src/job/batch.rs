@@ -36,8 +36,12 @@ pub const RFSS_NOTE: &str =
 pub enum Algorithm {
     Ilca {
         params: IlcaParams,
-        /// Runs per puzzle (independent random streams).
+        /// Runs per puzzle (independent random streams; with a portfolio, portfolios).
         runs: usize,
+        /// Instances a run is made of (1: a run is one instance). A run of a portfolio of N
+        /// is N instances of the puzzle that stop at the first solution ([`portfolio_record`]):
+        /// it counts as one run, solved at the step its first instance solved.
+        portfolio: usize,
         /// The preset the parameters are, if they are one (reported beside them).
         preset: Option<&'static str>,
     },
@@ -61,6 +65,14 @@ impl Algorithm {
         }
     }
 
+    /// Instances a run is made of (see [`Algorithm::Ilca`]'s `portfolio`; RFSS: 1).
+    pub fn portfolio(&self) -> usize {
+        match self {
+            Algorithm::Ilca { portfolio, .. } => *portfolio,
+            Algorithm::Rfss(_) => 1,
+        }
+    }
+
     /// Whether a further run of a puzzle would repeat the first (no TTS99 then).
     pub fn ignores_seed(&self) -> bool {
         match self {
@@ -80,7 +92,15 @@ impl Algorithm {
     /// The parameters as the reports and the journal write them.
     pub fn params_json(&self) -> serde_json::Value {
         match self {
-            Algorithm::Ilca { params, .. } => serde_json::to_value(params),
+            Algorithm::Ilca {
+                params, portfolio, ..
+            } => serde_json::to_value(params).map(|mut v| {
+                // Only where there is one: a run without stays as it always was.
+                if *portfolio > 1 {
+                    v["portfolio"] = (*portfolio).into();
+                }
+                v
+            }),
             Algorithm::Rfss(params) => serde_json::to_value(params),
         }
         .expect("parameters serialise")
@@ -110,6 +130,7 @@ impl Request {
                 preset: crate::ilca::presets::Preset::paper_setting_of(&params).map(|p| p.name),
                 params,
                 runs,
+                portfolio: 1,
             },
             shard: None,
             chunk: DEFAULT_CHUNK,
@@ -152,14 +173,26 @@ impl<'a> Plan<'a> {
             }
         }
         let alg = &request.algorithm;
-        if u32::try_from(alg.runs()).is_err() {
-            bail!("{} runs per puzzle do not fit 32 bits", alg.runs());
+        let Some(instances) = alg.runs().checked_mul(alg.portfolio()) else {
+            bail!(
+                "{} runs of {} instances do not fit",
+                alg.runs(),
+                alg.portfolio()
+            );
+        };
+        if u32::try_from(instances).is_err() {
+            bail!("{instances} instances per puzzle do not fit 32 bits");
+        }
+        if alg.portfolio() == 0 {
+            bail!("a portfolio holds at least 1 instance");
         }
         // Expected cost of one item: cells × steps (RFSS: × species per cell).
         let cost_each = |f: &Input| -> u64 {
             let b = f.b() as u64;
             match alg {
-                Algorithm::Ilca { params, .. } => b.pow(4) * params.steps as u64,
+                Algorithm::Ilca {
+                    params, portfolio, ..
+                } => b.pow(4) * params.steps as u64 * *portfolio as u64,
                 Algorithm::Rfss(p) => b.pow(4) * b.pow(2) * p.max_generations as u64,
             }
         };
@@ -223,6 +256,7 @@ impl<'a> Plan<'a> {
         use crate::limits;
         let in_flight = (self.request.chunk as u64)
             .min(self.items)
+            .saturating_mul(self.request.algorithm.portfolio() as u64)
             .saturating_mul(devices as u64 + 1);
         limits::check_memory(
             in_flight,
@@ -573,24 +607,47 @@ fn run_chunk(
 ) -> Result<ChunkDone> {
     let t0 = Instant::now();
     let (results, details) = match algorithm {
-        Algorithm::Ilca { params, runs, .. } => {
+        Algorithm::Ilca {
+            params,
+            runs,
+            portfolio,
+            ..
+        } => {
+            // Item i is run i % runs of puzzle i / runs; its instances are that run's
+            // `portfolio` instances, numbered on from run × portfolio.
+            let n = *portfolio;
             let batch = Batch {
                 puzzles: grids,
                 first_puzzle: first,
+                portfolio: n,
                 settings: std::slice::from_ref(params),
                 instances: items
                     .clone()
-                    .map(|i| Instance {
-                        setting: 0,
-                        puzzle: i / runs - first,
-                        run: i % runs,
+                    .flat_map(|i| {
+                        (0..n).map(move |j| Instance {
+                            setting: 0,
+                            puzzle: i / runs - first,
+                            run: i % runs * n + j,
+                        })
                     })
                     .collect(),
             };
-            let mut results = ilca::run::run(device, &batch, progress)?;
-            for r in &mut results {
-                r.puzzle += first; // the file's numbering
-            }
+            // Progress in runs: a portfolio's instances count together.
+            let done = std::sync::atomic::AtomicUsize::new(0);
+            let instances_done = |k: usize| {
+                use std::sync::atomic::Ordering;
+                let before = done.fetch_add(k, Ordering::Relaxed);
+                progress((before + k) / n - before / n);
+            };
+            let instances = ilca::run::run(device, &batch, &instances_done)?;
+            let results = (instances.chunks(n))
+                .map(|of_run| {
+                    let mut r = portfolio_record(of_run, params.steps);
+                    r.puzzle += first; // the file's numbering
+                    r.run /= n;
+                    r
+                })
+                .collect();
             (results, BTreeMap::new())
         }
         Algorithm::Rfss(params) => {
@@ -608,6 +665,24 @@ fn run_chunk(
         results,
         details,
     })
+}
+
+/// The record of a run made of a portfolio of instances (in instance order): solved at the
+/// first step any of them solved, with the grid of the first of those (the lowest instance);
+/// unsolved at the step limit `limit`, with the first instance's grid, when none solved. The
+/// record carries the first instance's `run`. The same on every device, whether it ran every
+/// instance to its end (the GPU) or stopped those that could no longer be first (the CPU).
+pub fn portfolio_record(instances: &[InstanceResult], limit: u32) -> InstanceResult {
+    let first = instances
+        .iter()
+        .filter(|r| r.solved)
+        .min_by_key(|r| r.steps) // the first of the fewest steps
+        .unwrap_or(&instances[0]);
+    InstanceResult {
+        steps: if first.solved { first.steps } else { limit },
+        run: instances[0].run,
+        ..first.clone()
+    }
 }
 
 /// Every engine verifies; check once more here, so nothing unverified is ever reported.

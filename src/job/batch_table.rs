@@ -64,12 +64,18 @@ fn algorithm_line(algorithm: &Algorithm, devices: &[Device]) -> String {
         Algorithm::Ilca {
             params,
             runs,
+            portfolio,
             preset,
         } => {
-            let how_many = match (*runs, params.ignores_seed()) {
-                (1, true) => "1 run/puzzle (deterministic)".to_string(),
-                (1, false) => "1 run/puzzle".to_string(),
-                (n, _) => format!("{n} runs/puzzle"),
+            let how_many = match (*runs, *portfolio, params.ignores_seed()) {
+                (1, 1, true) => "1 run/puzzle (deterministic)".to_string(),
+                (1, 1, false) => "1 run/puzzle".to_string(),
+                (n, 1, _) => format!("{n} runs/puzzle"),
+                (n, k, _) => format!(
+                    "{n} run{}/puzzle, each a portfolio of {k} instances solved at its first \
+                     solution",
+                    if n == 1 { "" } else { "s" }
+                ),
             };
             format!(
                 "ILCA on {}{adapter}: {how_many}, {}\n",

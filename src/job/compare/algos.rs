@@ -351,6 +351,7 @@ pub fn run_attempts(
                     let batch = Batch {
                         puzzles: grids,
                         first_puzzle: 0,
+                        portfolio: 1,
                         settings: std::slice::from_ref(params),
                         instances: vec![Instance {
                             setting: 0,

@@ -1,0 +1,135 @@
+//! `batch --portfolio N`: each run is N instances of the puzzle, solved at the first step any
+//! of them solved. The record is exactly what the same instances give as independent runs
+//! (`--runs R×N`), reduced; the GPU gives the same records as the CPU.
+
+mod common;
+use common::strip_where_and_when;
+use gpu_sudoku::job::batch::portfolio_record;
+use gpu_sudoku::report::InstanceResult;
+use std::process::Command;
+
+const FAMOUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/famous.txt");
+
+/// The JSON report of `batch FAMOUS` with the shared preset, no pruning, 300 steps, and `args`.
+fn famous_json(name: &str, args: &[&str]) -> serde_json::Value {
+    let dir = common::temp_dir(&format!("portfolio-{name}"));
+    let out = dir.join("r.json");
+    let st = Command::new(env!("CARGO_BIN_EXE_gpu-sudoku"))
+        .args(["batch", FAMOUS, "--preset", "shared", "--prune", "off"])
+        .args(["--steps", "300", "--json", out.to_str().unwrap()])
+        .args(args)
+        .env("XDG_RUNTIME_DIR", "/tmp")
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let v = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    v
+}
+
+fn instances(v: &serde_json::Value) -> &Vec<serde_json::Value> {
+    v["files"][0]["instances"].as_array().unwrap()
+}
+
+#[test]
+fn a_portfolio_run_is_its_instances_first_solution() {
+    let plain = famous_json("plain", &["--runs", "12", "--backend", "cpu"]);
+    let pf = famous_json(
+        "pf",
+        &["--portfolio", "4", "--runs", "3", "--backend", "cpu"],
+    );
+    assert_eq!(pf["params"]["portfolio"], 4);
+    assert!(plain["params"].get("portfolio").is_none());
+    let by_run: std::collections::BTreeMap<(u64, u64), &serde_json::Value> = instances(&plain)
+        .iter()
+        .map(|i| {
+            (
+                (i["puzzle"].as_u64().unwrap(), i["run"].as_u64().unwrap()),
+                i,
+            )
+        })
+        .collect();
+    let records = instances(&pf);
+    assert_eq!(records.len(), 16 * 3);
+    let (mut solved, mut unsolved) = (0, 0);
+    for r in records {
+        let (puzzle, run) = (r["puzzle"].as_u64().unwrap(), r["run"].as_u64().unwrap());
+        let own: Vec<&serde_json::Value> = (0..4).map(|j| by_run[&(puzzle, run * 4 + j)]).collect();
+        let first = own
+            .iter()
+            .filter(|i| i["solved"] == true)
+            .min_by_key(|i| i["steps"].as_u64().unwrap());
+        match first {
+            Some(f) => {
+                solved += 1;
+                assert_eq!(r["solved"], true, "{r}");
+                assert_eq!((&r["steps"], &r["grid"]), (&f["steps"], &f["grid"]), "{r}");
+            }
+            None => {
+                unsolved += 1;
+                assert_eq!(r["solved"], false, "{r}");
+                assert_eq!((&r["steps"], &r["grid"]), (&300.into(), &own[0]["grid"]));
+            }
+        }
+    }
+    assert!(
+        solved > 0 && unsolved > 0,
+        "{solved} solved, {unsolved} not"
+    );
+    assert_eq!(pf["files"][0]["summary"]["solved"], solved);
+}
+
+#[test]
+fn the_first_of_the_fewest_steps_is_the_portfolios_record() {
+    let r = |run: usize, solved: bool, steps: u32, grid: &str| InstanceResult {
+        puzzle: 7,
+        run,
+        solved,
+        steps,
+        grid: grid.into(),
+    };
+    let four = [
+        r(8, false, 500, "a"),
+        r(9, true, 40, "b"),
+        r(10, true, 30, "c"),
+        r(11, true, 30, "d"),
+    ];
+    assert_eq!(portfolio_record(&four, 500), r(8, true, 30, "c"));
+    let none = [r(4, false, 500, "e"), r(5, false, 500, "f")];
+    assert_eq!(portfolio_record(&none, 500), r(4, false, 500, "e"));
+}
+
+#[test]
+fn a_portfolio_on_the_gpu_gives_the_cpus_records() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let args = |backend| ["--portfolio", "3", "--runs", "2", "--backend", backend];
+    let (mut cpu, mut gpu) = (
+        famous_json("cpu", &args("cpu")),
+        famous_json("gpu", &args("gpu")),
+    );
+    strip_where_and_when(&mut cpu);
+    strip_where_and_when(&mut gpu);
+    assert_eq!(cpu, gpu);
+    assert!(cpu["overall"]["solved"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_portfolio_is_refused_where_it_means_nothing() {
+    for (args, says) in [
+        (&["--algo", "rfss"][..], "--portfolio is for ILCA"),
+        (&["--tie", "first"][..], "--tie first ignores the seed"),
+    ] {
+        let out = common::run(&[&["batch", FAMOUS, "--portfolio", "4"][..], args].concat());
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    let out = common::run(&["batch", FAMOUS, "--portfolio", "0"]);
+    assert!(!out.status.success());
+}
