@@ -4,6 +4,7 @@
 
 mod common;
 use common::strip_where_and_when;
+use gpu_sudoku::ilca::{cpu, gpu as gpu_ilca, Batch, Instance, Prune};
 use gpu_sudoku::job::batch::portfolio_record;
 use gpu_sudoku::report::InstanceResult;
 use std::process::Command;
@@ -132,4 +133,66 @@ fn a_portfolio_is_refused_where_it_means_nothing() {
     }
     let out = common::run(&["batch", FAMOUS, "--portfolio", "0"]);
     assert!(!out.status.success());
+}
+
+#[test]
+fn both_engines_stop_the_instances_that_can_no_longer_be_first() {
+    // The famous 16, 2 portfolios of 4 each, 300 steps: each engine's records are those of the
+    // instances run alone, and each stopped instances that on their own solve later.
+    let grids: Vec<gpu_sudoku::puzzle::Grid> = gpu_sudoku::puzzle::read_puzzles(FAMOUS, None)
+        .unwrap()
+        .puzzles
+        .into_iter()
+        .map(|p| p.grid)
+        .collect();
+    let params = gpu_sudoku::ilca::IlcaParams {
+        steps: 300,
+        prune: Prune::Off,
+        ..gpu_sudoku::ilca::presets::by_name("shared")
+            .unwrap()
+            .params()
+    };
+    let instances: Vec<Instance> = (0..grids.len())
+        .flat_map(|puzzle| {
+            (0..8).map(move |run| Instance {
+                setting: 0,
+                puzzle,
+                run,
+            })
+        })
+        .collect();
+    let batch = |portfolio| Batch {
+        puzzles: &grids,
+        first_puzzle: 0,
+        portfolio,
+        settings: std::slice::from_ref(&params),
+        instances: instances.clone(),
+    };
+    let alone = cpu::run(&batch(1), &|_| {});
+    let check = |engine: &str, got: Vec<InstanceResult>| {
+        let mut stopped = 0;
+        for (a, g) in alone.chunks(4).zip(got.chunks(4)) {
+            assert_eq!(
+                portfolio_record(a, 300),
+                portfolio_record(g, 300),
+                "{engine}"
+            );
+            stopped += (a.iter().zip(g))
+                .filter(|(a, g)| a.solved && !g.solved)
+                .count();
+        }
+        assert!(stopped > 0, "{engine} stopped no instance");
+    };
+    check("cpu", cpu::run(&batch(4), &|_| {}));
+    if let Some(gpu) = common::gpu() {
+        // The GPU stops instances between submissions: 20 steps each here.
+        let opts = gpu_ilca::GpuOptions {
+            cell_steps_per_submission: (instances.len() * 81 * 20) as u64,
+            ..gpu_ilca::GpuOptions::default()
+        };
+        check(
+            "gpu",
+            gpu_ilca::run(gpu, &batch(4), &opts, &|_| {}).unwrap(),
+        );
+    }
 }

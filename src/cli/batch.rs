@@ -27,8 +27,8 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: Option<u32>,
     /// ILCA: make each run a portfolio of N instances of the puzzle, solved at the step its
-    /// first instance solved (steps count steps of the portfolio, not of its N instances; the
-    /// instances still run to their own end). Not in the paper (docs/BEYOND.md).
+    /// first instance solved (steps count steps of the portfolio, not of its N instances). Not
+    /// in the paper (docs/BEYOND.md).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     pub portfolio: Option<u32>,
     #[command(flatten)]

@@ -298,6 +298,10 @@ crate::wgsl_struct!(InstanceInfo as ILCA_INSTANCEINFO {
     local_puzzle, key, setting
 });
 
+/// Most steps between two looks at a portfolio batch's status words, where the instances that
+/// can no longer be their portfolio's first solution stop (a look costs one submission).
+const PORTFOLIO_CHECK_STEPS: u32 = 256;
+
 /// Status bit of an instance that reached its step limit unsolved (`EXHAUSTED` in ilca.wgsl).
 const EXHAUSTED: u32 = 0x8000_0000;
 
@@ -603,18 +607,20 @@ fn run_inner(
     let chunk = by_limit.min(opts.max_chunk).max(1);
     let mut results = Vec::with_capacity(batch.instances.len());
     let mut weights = Vec::new();
+    let mut first = 0;
     for part in batch.instances.chunks(chunk) {
         let (r, w) = run_chunk(
             gpu,
             &kernel,
             &tables_buf,
             batch,
-            part,
+            (first, part),
             opts,
             progress,
             keep_weights,
             phases,
         )?;
+        first += part.len();
         results.extend(r);
         weights.extend(w);
     }
@@ -627,13 +633,15 @@ fn run_chunk(
     kernel: &Kernel,
     tables_buf: &wgpu::Buffer,
     batch: &Batch,
-    part: &[Instance],
+    (first, part): (usize, &[Instance]),
     opts: &GpuOptions,
     progress: &(dyn Fn(usize) + Sync),
     keep_weights: bool,
     phases: &mut Phases,
 ) -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
     let clock = std::time::Instant::now();
+    // The portfolio (`Batch::portfolio`) of instance k of the part.
+    let portfolio_of = |k: usize| (first + k) / batch.portfolio.max(1);
     let g = crate::puzzle::Geometry::get(kernel.b);
     let (cells, n) = (g.cells, g.n);
     let count = part.len();
@@ -704,8 +712,12 @@ fn run_chunk(
     // Steps per submission bound its time; steps per dispatch are capped by the loop budget
     // (lavapipe), so a submission may hold several dispatches, each with its own uniforms
     // (copied from a list into the uniform buffer before its pass).
-    let k_steps =
+    let mut k_steps =
         (opts.cell_steps_per_submission / (count * cells) as u64).clamp(1, max_steps as u64) as u32;
+    if batch.portfolio > 1 {
+        // Portfolios stop their instances between submissions: often enough to pay.
+        k_steps = k_steps.min(PORTFOLIO_CHECK_STEPS);
+    }
     let cap = if opts.loop_pass_cap {
         max_steps_per_dispatch_for(kernel.b, kernel.mapping, shares(batch.settings))?
     } else {
@@ -819,17 +831,41 @@ fn run_chunk(
         if last {
             copy_results(&mut enc);
         }
-        let (done, results) = gpu.submit_and_read_with(
+        let (mut done, results, status) = gpu.submit_and_read_with(
             enc,
             &staging,
             if last { all_bytes } else { status_bytes },
             |bytes| {
                 let status = bytes[..status_bytes as usize].chunks_exact(4);
                 let done = status.filter(|s| s != &[0; 4]).count();
-                (done, last.then(|| build(bytes)))
+                // In portfolios, the status words decide which instances stop.
+                let words = (batch.portfolio > 1 && !last && done < count)
+                    .then(|| view::<u32>(&bytes[..status_bytes as usize]).into_owned());
+                (done, last.then(|| build(bytes)), words)
             },
         )?;
         built = results;
+        if let Some(mut status) = status {
+            // An instance still running in a portfolio one of whose instances has solved (in
+            // at most the steps run so far) can no longer be its first solution: it stops, as
+            // one that reached its limit unsolved (the CPU stops it too; the records agree).
+            let solved: std::collections::BTreeSet<usize> = (0..count)
+                .filter(|&k| status[k] != 0 && status[k] & EXHAUSTED == 0)
+                .map(portfolio_of)
+                .collect();
+            let mut stopped = 0;
+            for (k, st) in status.iter_mut().enumerate() {
+                if *st == 0 && solved.contains(&portfolio_of(k)) {
+                    *st = EXHAUSTED | max_steps;
+                    stopped += 1;
+                }
+            }
+            if stopped > 0 {
+                gpu.queue
+                    .write_buffer(&status_buf, 0, bytemuck::cast_slice(&status));
+                done += stopped;
+            }
+        }
         progress(done - finished);
         finished = done;
         crate::interrupt::check()?;
