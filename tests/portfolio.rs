@@ -196,3 +196,50 @@ fn both_engines_stop_the_instances_that_can_no_longer_be_first() {
         );
     }
 }
+
+#[test]
+fn compare_takes_portfolio_entries_that_give_batchs_records() {
+    let dir = common::temp_dir("portfolio-compare");
+    let out = dir.join("c.json");
+    let st = common::run(&[
+        "compare",
+        FAMOUS,
+        "--algos",
+        "ilca-shared:4,acs",
+        "--runs",
+        "2",
+        "--max-iterations",
+        "300",
+        "--prune",
+        "off",
+        "--json",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    let c: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let b = famous_json(
+        "compare",
+        &["--portfolio", "4", "--runs", "2", "--backend", "cpu"],
+    );
+    let attempts: Vec<&serde_json::Value> = (c["attempts"].as_array().unwrap().iter())
+        .filter(|a| a["algo"] == "ilca-shared:4")
+        .collect();
+    assert_eq!(attempts.len(), 16 * 2);
+    for (a, r) in attempts.iter().zip(instances(&b)) {
+        assert_eq!(
+            (&a["puzzle"], &a["run"], &a["solved"], &a["iterations"]),
+            (&r["puzzle"], &r["run"], &r["solved"], &r["steps"]),
+        );
+    }
+    assert!(attempts.iter().any(|a| a["solved"] == true));
+    for bad in ["ilca:1", "ilca:x", "acs:4"] {
+        let out = common::run(&["compare", FAMOUS, "--algos", bad]);
+        assert!(!out.status.success(), "{bad}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -22,7 +22,10 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub enum Entry {
     Baseline(String),
-    Ilca(String, IlcaParams),
+    /// ILCA: name, parameters, and the instances an attempt is made of (1; N for a portfolio,
+    /// `ilca:N` or `ilca-PRESET:N`, solved at its first instance's solution, as `batch
+    /// --portfolio N`).
+    Ilca(String, IlcaParams, usize),
     Rfss(String, RfssParams),
 }
 
@@ -30,7 +33,7 @@ impl Entry {
     /// The entry's name, as `--algos` gives it and the reports write it.
     pub fn name(&self) -> &str {
         match self {
-            Entry::Baseline(n) | Entry::Ilca(n, _) | Entry::Rfss(n, _) => n,
+            Entry::Baseline(n) | Entry::Ilca(n, ..) | Entry::Rfss(n, _) => n,
         }
     }
 
@@ -39,7 +42,12 @@ impl Entry {
     pub fn params_json(&self) -> Option<serde_json::Result<serde_json::Value>> {
         match self {
             Entry::Baseline(_) => None,
-            Entry::Ilca(_, p) => Some(serde_json::to_value(p)),
+            Entry::Ilca(_, p, portfolio) => Some(serde_json::to_value(p).map(|mut v| {
+                if *portfolio > 1 {
+                    v["portfolio"] = (*portfolio).into();
+                }
+                v
+            })),
             Entry::Rfss(_, p) => Some(serde_json::to_value(p)),
         }
     }
@@ -139,9 +147,26 @@ pub fn parse(
 ) -> Result<Vec<Entry>> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
-        let entry = if name == "ilca" {
-            Entry::Ilca(name.into(), ilca.clone())
-        } else if let Some(p) = name.strip_prefix("ilca-") {
+        // `ilca…:N`: attempts that are portfolios of N instances.
+        let (base, portfolio) = match name.split_once(':') {
+            Some((base, n)) if base.starts_with("ilca") => {
+                let n: usize = n
+                    .parse()
+                    .ok()
+                    .filter(|n| (2..=1_048_576).contains(n))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "--algos: `{name}`: a portfolio is ilca:N or ilca-PRESET:N with N \
+                             from 2 to 1048576"
+                        )
+                    })?;
+                (base, n)
+            }
+            _ => (name, 1),
+        };
+        let entry = if base == "ilca" {
+            Entry::Ilca(name.into(), ilca.clone(), portfolio)
+        } else if let Some(p) = base.strip_prefix("ilca-") {
             let Some(preset) = presets::by_name(p) else {
                 bail!(
                     "--algos: no ILCA preset `{p}`; presets: {}",
@@ -159,7 +184,7 @@ pub fn parse(
                 share: share.unwrap_or(params.share),
                 ..params
             };
-            Entry::Ilca(name.into(), params)
+            Entry::Ilca(name.into(), params, portfolio)
         } else if name == "rfss" {
             Entry::Rfss(name.into(), rfss.clone())
         } else if let Some(e) = name.strip_prefix("rfss-") {
@@ -225,7 +250,8 @@ fn refuse_unused_options(entries: &[Entry], options: &Options) -> Result<()> {
             );
         }
     }
-    if options.preset.is_some() && !entries.iter().any(|x| x.name() == "ilca") {
+    let is_ilca = |x: &Entry| x.name() == "ilca" || x.name().starts_with("ilca:");
+    if options.preset.is_some() && !entries.iter().any(is_ilca) {
         bail!(
             "--preset sets the `ilca` entry, and --algos has none (a preset of its own runs as \
              the entry ilca-PRESET): add `ilca` to --algos or leave the option out"
@@ -238,8 +264,14 @@ fn refuse_unused_options(entries: &[Entry], options: &Options) -> Result<()> {
 /// entry; each setting then validated.
 fn apply_limits(entry: &mut Entry, ilca_steps: Option<u32>, stall: Option<u32>) -> Result<()> {
     match entry {
-        Entry::Ilca(name, p) => {
+        Entry::Ilca(name, p, portfolio) => {
             p.steps = ilca_steps.unwrap_or(p.steps);
+            if *portfolio > 1 && p.ignores_seed() {
+                bail!(
+                    "--algos {name}: --tie first ignores the seed, so every instance of a \
+                     portfolio would be the same run"
+                );
+            }
             // compare has no --sr or --restart: name the entry and the budget that fits.
             for (what, v) in [("selective reset", p.sr), ("restart", p.restart)] {
                 if v > p.steps {
@@ -280,7 +312,7 @@ pub fn refuse_one_setting_twice(entries: &[Entry]) -> Result<()> {
         Entry::Baseline(name) => baselines::setting_of(name)
             .ok()
             .map(|s| serde_json::json!({ "baseline": s })),
-        Entry::Ilca(_, p) => serde_json::to_value(p).ok(),
+        Entry::Ilca(..) => a.params_json()?.ok(),
         Entry::Rfss(_, p) => serde_json::to_value(p)
             .ok()
             .map(|v| serde_json::json!({ "rfss": v })),
@@ -342,8 +374,9 @@ pub fn run_attempts(
                 .collect();
             (b.unit().to_string(), r)
         }
-        // Each attempt runs alone through the CPU runner, so that it is timed alone.
-        Entry::Ilca(_, params) => {
+        // Each attempt runs alone through the CPU runner, so that it is timed alone; a
+        // portfolio's instances (runs run·N … run·N + N − 1) run together, as in `batch`.
+        Entry::Ilca(_, params, n) => {
             let r = items
                 .into_par_iter()
                 .map(|i| {
@@ -351,15 +384,18 @@ pub fn run_attempts(
                     let batch = Batch {
                         puzzles: grids,
                         first_puzzle: 0,
-                        portfolio: 1,
+                        portfolio: *n,
                         settings: std::slice::from_ref(params),
-                        instances: vec![Instance {
-                            setting: 0,
-                            puzzle: i / runs,
-                            run: i % runs,
-                        }],
+                        instances: (0..*n)
+                            .map(|j| Instance {
+                                setting: 0,
+                                puzzle: i / runs,
+                                run: i % runs * n + j,
+                            })
+                            .collect(),
                     };
-                    let res = ilca::run::run(&Device::Cpu, &batch, &|_| {})?.remove(0);
+                    let instances = ilca::run::run(&Device::Cpu, &batch, &|_| {})?;
+                    let res = crate::job::batch::portfolio_record(&instances, params.steps);
                     tick();
                     Ok(tried(res.solved, res.steps as u64, t.elapsed()))
                 })
