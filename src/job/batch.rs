@@ -455,7 +455,10 @@ pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) ->
             // The puzzles of the window's items (item i is puzzle i / runs).
             let first = part[0].start / runs;
             let end = (part[part.len() - 1].end - 1) / runs + 1;
-            let window = cursor.window(first..end)?;
+            let window = match cursor.window(first..end) {
+                Ok(w) => w,
+                Err(e) => return Err(input_failed(e, journal)),
+            };
             let mut pending = Vec::new();
             for items in part {
                 let Some(&(span, wall_s)) = resumed[fi].get(&items.start) else {
@@ -507,7 +510,9 @@ pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) ->
                 kept.wall += t0.elapsed();
             }
         }
-        cursor.finish()?;
+        if let Err(e) = cursor.finish() {
+            return Err(input_failed(e, journal));
+        }
         let file = file_results(f, kept, journal.as_ref(), &req.algorithm);
         events.batch_file(fi, &file);
         files.push(file);
@@ -524,6 +529,19 @@ pub fn run(plan: &Plan, devices: &[Device], keep: &Keep, events: &dyn Events) ->
         provenance: crate::report::batch::provenance_here(started),
         journal,
     })
+}
+
+/// The error of an input that could not be read again as it was checked (changed, or gone):
+/// the journal goes with it, since the chunks it holds may have run on other puzzles, and a
+/// `--resume` must not take them.
+fn input_failed(e: anyhow::Error, journal: Option<Journal>) -> anyhow::Error {
+    match journal.map(Journal::finish) {
+        Some(Ok(())) => anyhow::anyhow!(
+            "{e:#}; the batch's journal is removed (its chunks may be of other puzzles)"
+        ),
+        Some(Err(j)) => anyhow::anyhow!("{e:#}; and its journal could not be removed: {j:#}"),
+        None => e,
+    }
 }
 
 /// A file's results from what was kept of it: totals, and its records read back from the

@@ -3,7 +3,7 @@
 //! puzzles runs in memory that does not grow with it.
 
 use crate::puzzle::{
-    scan_puzzles, Content, Grid, Puzzle, PuzzleFile, PuzzleReader, ReadOptions, Scan,
+    scan_puzzles, Content, Grid, LineNotes, Puzzle, PuzzleFile, PuzzleReader, ReadOptions, Scan,
 };
 use crate::report::batch::{InputInfo, Note, NotesSource, PuzzleNotes};
 use anyhow::{bail, Result};
@@ -195,12 +195,14 @@ impl Cursor<'_> {
     }
 }
 
-/// A scanned file read again from its start, each puzzle checked into the content hash, so
-/// that a file changed since the scan is an error, not a different run.
+/// A scanned file read again from its start, each puzzle checked into the content hash and
+/// the hash of its lines' notes, so that a file changed since the scan (its grids, or only the
+/// lines, extra fields or solutions the reports repeat) is an error, not a different run.
 pub struct Reread {
     reader: PuzzleReader<'static>,
     scan: Scan,
     content: Content,
+    notes: LineNotes,
     /// The last puzzle read (the next window may start with it).
     last: Option<Puzzle>,
     /// Puzzles read so far.
@@ -213,6 +215,7 @@ impl Reread {
             reader: PuzzleReader::open(&scan.path, options)?,
             scan: scan.clone(),
             content: Content::default(),
+            notes: LineNotes::default(),
             last: None,
             read: 0,
         })
@@ -238,6 +241,7 @@ impl Reread {
                     return Err(self.changed());
                 }
                 self.content.add(&p.grid);
+                self.notes.add(&p);
                 self.read += 1;
                 Ok(Some(p))
             }
@@ -264,7 +268,10 @@ impl Reread {
     /// Reads the rest and compares the whole file with the scan.
     fn read_rest(&mut self) -> Result<()> {
         while self.next()?.is_some() {}
-        if self.read != self.scan.puzzles || self.content.hash() != self.scan.hash {
+        if self.read != self.scan.puzzles
+            || self.content.hash() != self.scan.hash
+            || self.notes.hash() != self.scan.notes_hash
+        {
             return Err(self.changed());
         }
         Ok(())
@@ -389,27 +396,46 @@ mod tests {
 
     #[test]
     fn a_file_changed_after_its_check_is_an_error_not_another_run() {
-        let dir = folder("changed");
-        let paths = two_files(&dir);
-        let options = ReadOptions::default();
-        let input = Input::streamed(&paths[1], &options).unwrap();
-        // Two puzzles of the 11 swapped: each line valid, the count the same.
-        let text = std::fs::read_to_string(&paths[1]).unwrap();
-        let mut lines: Vec<&str> = text.lines().collect();
-        let first = lines.iter().position(|l| !l.starts_with('#')).unwrap();
-        lines.swap(first, first + 1);
-        let changed = lines.join("\n") + "\n";
-        let mut request = Request::ilca(Vec::new(), IlcaParams::default(), 1);
-        request.files = vec![input];
-        let plan = Plan::new(&request).unwrap();
-        std::fs::write(&paths[1], changed).unwrap();
-        let e = batch::run(&plan, &[Device::Cpu], &Keep::default(), &Quiet)
-            .err()
-            .expect("refused");
-        assert!(
-            format!("{e:#}").contains("the file changed while the batch ran"),
-            "{e:#}"
-        );
-        std::fs::remove_dir_all(&dir).ok();
+        // Changes the run's puzzles would not show, and changes only the reports would: two
+        // puzzles swapped, a puzzle's extra fields rewritten (same grids), a comment line
+        // inserted (same grids, lines moved). Each is refused, and the journal goes with the
+        // run: its chunks may be of other puzzles, so no --resume may take them.
+        let change = |text: &str, how: usize| -> String {
+            let mut lines: Vec<String> = text.lines().map(String::from).collect();
+            let first = lines.iter().position(|l| !l.starts_with('#')).unwrap();
+            match how {
+                0 => lines.swap(first, first + 1),
+                1 => lines[first + 2] = format!("{} name=changed", lines[first + 2]),
+                _ => lines.insert(first + 3, "# a comment".into()),
+            }
+            lines.join("\n") + "\n"
+        };
+        for how in 0..3 {
+            let dir = folder(&format!("changed-{how}"));
+            let paths = two_files(&dir);
+            let input = Input::streamed(&paths[1], &ReadOptions::default()).unwrap();
+            let text = std::fs::read_to_string(&paths[1]).unwrap();
+            let mut request = Request::ilca(Vec::new(), IlcaParams::default(), 1);
+            request.files = vec![input];
+            let plan = Plan::new(&request).unwrap();
+            std::fs::write(&paths[1], change(&text, how)).unwrap();
+            let report = dir.join("r.json");
+            let keep = Keep {
+                records: true,
+                beside: Some(report.clone()),
+                resume: false,
+            };
+            let e = batch::run(&plan, &[Device::Cpu], &keep, &Quiet)
+                .err()
+                .expect("refused");
+            let e = format!("{e:#}");
+            assert!(
+                e.contains("the file changed while the batch ran"),
+                "{how}: {e}"
+            );
+            assert!(e.contains("journal is removed"), "{how}: {e}");
+            assert!(!dir.join("r.json.partial.jsonl").exists(), "{how}");
+            std::fs::remove_dir_all(&dir).ok();
+        }
     }
 }

@@ -214,6 +214,32 @@ impl Content {
     }
 }
 
+/// What the reports repeat of each puzzle's line, hashed puzzle by puzzle: its line number,
+/// its extra fields and the solution the file gives. With [`Content`], it tells a file read
+/// again from one whose lines moved or changed around the same grids.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LineNotes {
+    hash: crate::shard::ContentHasher,
+}
+
+impl LineNotes {
+    pub fn add(&mut self, p: &Puzzle) {
+        self.hash.update(p.line.to_string().as_bytes());
+        self.hash.end_part();
+        self.hash.update(p.extra.as_bytes());
+        self.hash.end_part();
+        if let Some(s) = &p.solution {
+            self.hash.update(s.to_line().as_bytes());
+        }
+        self.hash.end_part();
+    }
+
+    /// The hash of the puzzles added so far.
+    pub fn hash(&self) -> String {
+        self.hash.finish()
+    }
+}
+
 /// "r3c7" style 1-based cell name used in messages.
 pub fn cell_name(cell: usize, n: usize) -> String {
     format!("r{}c{}", cell / n + 1, cell % n + 1)

@@ -151,6 +151,8 @@ pub struct Scan {
     pub hash: String,
     /// Bytes of the longest [`Puzzle::extra`] (what reports repeat per puzzle).
     pub longest_extra: usize,
+    /// [`super::LineNotes`] of its puzzles: their lines, extra fields and solutions.
+    pub notes_hash: String,
 }
 
 /// Reads the whole file at `path` (not standard input: it cannot be read twice), checking every
@@ -158,10 +160,12 @@ pub struct Scan {
 /// [`read_puzzles_with`] gives.
 pub fn scan_puzzles(path: &str, options: &ReadOptions) -> Result<Scan, ParseError> {
     let mut reader = PuzzleReader::open(path, options)?;
-    let (mut content, mut longest_extra) = (super::Content::default(), 0);
+    let (mut content, mut notes, mut longest_extra) =
+        (super::Content::default(), super::LineNotes::default(), 0);
     for p in reader.by_ref() {
         let p = p?;
         content.add(&p.grid);
+        notes.add(&p);
         longest_extra = longest_extra.max(p.extra.len());
     }
     match reader.box_size() {
@@ -172,6 +176,7 @@ pub fn scan_puzzles(path: &str, options: &ReadOptions) -> Result<Scan, ParseErro
             header: reader.header,
             hash: content.hash(),
             longest_extra,
+            notes_hash: notes.hash(),
         }),
         _ => Err(reader.nothing_found()),
     }
