@@ -314,6 +314,7 @@ fn instances_in_any_order_and_subset_agree() {
         puzzles: &puzzles,
         first_puzzle: 0,
         portfolio: 1,
+        pull: None,
         settings: std::slice::from_ref(&params),
         instances: picked.iter().map(|(inst, _)| *inst).collect(),
     };

@@ -165,6 +165,7 @@ fn both_engines_stop_the_instances_that_can_no_longer_be_first() {
         puzzles: &grids,
         first_puzzle: 0,
         portfolio,
+        pull: None,
         settings: std::slice::from_ref(&params),
         instances: instances.clone(),
     };

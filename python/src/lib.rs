@@ -540,6 +540,27 @@ fn run_batch(
                 }
                 None => 1,
             };
+            // So are `pull` and `pull_every`: cooperation between a portfolio's instances.
+            let pull = match params.get_item("pull")? {
+                Some(v) => {
+                    params.del_item("pull")?;
+                    let mut pull = gpu_sudoku::ilca::Pull {
+                        alpha: v.extract().map_err(|_| {
+                            PyValueError::new_err("pull: must be a number (the pull's alpha)")
+                        })?,
+                        ..Default::default()
+                    };
+                    if let Some(e) = params.get_item("pull_every")? {
+                        params.del_item("pull_every")?;
+                        pull.every = count("pull_every", &e)?;
+                    }
+                    Some(pull)
+                }
+                None => None,
+            };
+            if params.contains("pull_every")? {
+                return Err(PyValueError::new_err("pull_every: only with pull"));
+            }
             let p = ilca_params(preset, &params)?;
             if portfolio > 1 && p.ignores_seed() {
                 return Err(PyValueError::new_err(
@@ -565,6 +586,7 @@ fn run_batch(
                 params: p,
                 runs,
                 portfolio,
+                pull,
             }
         }
         "rfss" => {

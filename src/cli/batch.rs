@@ -8,6 +8,7 @@ use super::ilca_args::IlcaArgs;
 use super::progress::BarEvents;
 use super::rfss_args::RfssArgs;
 use anyhow::Result;
+use gpu_sudoku::ilca::Pull;
 use gpu_sudoku::job::batch::{Algorithm, Plan, Request, DEFAULT_CHUNK, DEFAULT_RUNS, RFSS_NOTE};
 use gpu_sudoku::job::batch_table::{heading, paper_note, solution_column_note, Rows};
 use gpu_sudoku::job::{self, Events, Keep};
@@ -31,6 +32,15 @@ pub struct Args {
     /// in the paper (docs/BEYOND.md).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     pub portfolio: Option<u32>,
+    /// ILCA: cooperating portfolios (not in the paper; docs/BEYOND.md). Every --pull-every
+    /// steps each instance multiplies, in every free cell, its weight of the digit its
+    /// portfolio's best instance (fewest conflicted cells) holds there by 1 + ALPHA. 0.5 worked
+    /// best in the first measurements.
+    #[arg(long, value_name = "ALPHA", requires = "portfolio")]
+    pub pull: Option<f64>,
+    /// Steps between two pulls (with --pull).
+    #[arg(long, value_name = "STEPS", requires = "pull", default_value_t = Pull::default().every)]
+    pub pull_every: u32,
     #[command(flatten)]
     pub max_iterations: MaxIterations,
     #[command(flatten)]
@@ -156,12 +166,18 @@ fn algorithm(a: &Args) -> Result<Algorithm> {
                 params,
                 runs,
                 portfolio,
+                pull: a.pull.map(|alpha| Pull {
+                    every: a.pull_every,
+                    alpha,
+                }),
             }
         }
         Algo::Rfss => {
             refuse(a.ilca.given(), "ilca", "rfss")?;
-            if a.portfolio.is_some() {
-                anyhow::bail!("--portfolio is for ILCA: RFSS is deterministic, one run a puzzle");
+            if a.portfolio.is_some() || a.pull.is_some() {
+                anyhow::bail!(
+                    "--portfolio and --pull are for ILCA: RFSS is deterministic, one run a puzzle"
+                );
             }
             let params = a.rfss.params()?;
             if a.runs.is_some_and(|r| r > 1) {

@@ -74,7 +74,8 @@ impl Binding {
     }
 }
 
-/// A compiled compute kernel (entry point `main`) and the layout of its one bind group.
+/// A compiled compute kernel (one entry point, `main` unless named) and the layout of its one
+/// bind group.
 pub struct Pipeline {
     pub pipeline: wgpu::ComputePipeline,
     pub layout: wgpu::BindGroupLayout,
@@ -97,6 +98,18 @@ impl Pipeline {
     pub fn new(
         gpu: &Gpu,
         label: &'static str,
+        source: &str,
+        bindings: &'static [Binding],
+        checks: BoundsChecks,
+    ) -> Result<Pipeline> {
+        Pipeline::entry(gpu, label, "main", source, bindings, checks)
+    }
+
+    /// [`Pipeline::new`] for the entry point `entry` of a source that has several.
+    pub fn entry(
+        gpu: &Gpu,
+        label: &'static str,
+        entry: &str,
         source: &str,
         bindings: &'static [Binding],
         checks: BoundsChecks,
@@ -139,7 +152,7 @@ impl Pipeline {
                 label: Some(label),
                 layout: Some(&pipeline_layout),
                 module: &module,
-                entry_point: Some("main"),
+                entry_point: Some(entry),
                 compilation_options: Default::default(),
                 cache: None,
             });

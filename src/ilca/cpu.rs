@@ -3,7 +3,9 @@
 //! [`State::degrees`], [`State::learn`] and [`State::reset`]. Instances are independent, so a
 //! batch spreads them over cores with rayon and the results do not depend on the thread count.
 
-use super::{Batch, Compare, IlcaParams, ResetCheck, TieBreak, FLUSH_BELOW, SCALE_HIGH, SCALE_LOW};
+use super::{
+    Batch, Compare, IlcaParams, Pull, ResetCheck, TieBreak, FLUSH_BELOW, SCALE_HIGH, SCALE_LOW,
+};
 use crate::puzzle::{Geometry, Grid};
 use crate::report::InstanceResult;
 use crate::rng;
@@ -456,6 +458,56 @@ fn run_in_portfolio(
     (false, params.steps)
 }
 
+/// Stage `pull` ([`Pull`]; `shaders/ilca_pull.wgsl`): the instances of one portfolio, after
+/// a step where instance i had `conflicted[i]` conflicted free cells. Each instance but the best
+/// (fewest conflicted cells, the lowest on ties) multiplies, in every free cell, its weight of
+/// the best's digit there by `factor`, then rescales the row as learning does. Returns the best.
+pub fn pull(prob: &Problem, states: &mut [State], conflicted: &[usize], factor: f32) -> usize {
+    let n = prob.geom.n;
+    let best = (0..states.len())
+        .min_by_key(|&i| (conflicted[i], i))
+        .expect("a portfolio has instances");
+    let teacher = states[best].choice.clone();
+    for (i, st) in states.iter_mut().enumerate() {
+        if i == best {
+            continue;
+        }
+        for c in (0..prob.geom.cells).filter(|&c| prob.clue[c] == 0) {
+            let row = &mut st.w[c * n..(c + 1) * n];
+            row[teacher[c] as usize - 1] *= factor;
+            rescale(row);
+        }
+    }
+    best
+}
+
+/// Runs the instances of one cooperating portfolio (`states[i]` with RNG `keys[i]`) in
+/// lockstep to the end, pulling every `pull.every` steps: (solved, steps) per instance. The
+/// step at which one solves ends them all; those that did not solve at it are unsolved there.
+pub fn run_population(
+    prob: &Problem,
+    params: &IlcaParams,
+    pull: &Pull,
+    states: &mut [State],
+    keys: &[u32],
+) -> Vec<(bool, u32)> {
+    let mut conflicted = vec![0; states.len()];
+    for t in 0..params.steps {
+        let mut solved = vec![false; states.len()];
+        for (i, st) in states.iter_mut().enumerate() {
+            let info = st.step(prob, params, keys[i], t);
+            (solved[i], conflicted[i]) = (info.solved, info.conflicted);
+        }
+        if solved.contains(&true) {
+            return solved.into_iter().map(|ok| (ok, t + 1)).collect();
+        }
+        if (t + 1) % pull.every == 0 && t + 1 < params.steps {
+            self::pull(prob, states, &conflicted, pull.factor());
+        }
+    }
+    vec![(false, params.steps); states.len()]
+}
+
 /// Runs every instance of `batch` on all cores; results in instance order, every "solved"
 /// verified against the rules and the clues. `progress(1)` is called per finished instance.
 pub fn run(batch: &Batch, progress: &(dyn Fn(usize) + Sync)) -> Vec<InstanceResult> {
@@ -476,6 +528,9 @@ fn run_inner(
     progress: &(dyn Fn(usize) + Sync),
     keep_weights: bool,
 ) -> (Vec<InstanceResult>, Vec<Vec<f32>>) {
+    if let Some(pull) = &batch.pull {
+        return run_cooperating(batch, pull, progress, keep_weights);
+    }
     // Per portfolio (see `Batch::portfolio`), the fewest steps any of its instances solved in.
     let n = batch.portfolio.max(1);
     let first_solution: Vec<AtomicU32> = (0..batch.instances.len().div_ceil(n))
@@ -536,6 +591,65 @@ fn run_inner(
             },
         )
         .unzip()
+}
+
+/// [`run_inner`] for a batch of cooperating portfolios ([`Batch::pull`], validated): one
+/// portfolio per task, its instances in lockstep ([`run_population`]).
+fn run_cooperating(
+    batch: &Batch,
+    pull: &Pull,
+    progress: &(dyn Fn(usize) + Sync),
+    keep_weights: bool,
+) -> (Vec<InstanceResult>, Vec<Vec<f32>>) {
+    let per_portfolio: Vec<Vec<(InstanceResult, Vec<f32>)>> = batch
+        .instances
+        .par_chunks(batch.portfolio)
+        .map(|group| {
+            let (s, p) = (group[0].setting, group[0].puzzle);
+            let outcomes = if crate::interrupt::requested() {
+                // Not run: the caller drops every result and returns `Interrupted`.
+                None
+            } else {
+                let params = &batch.settings[s];
+                let prob = Problem::new(&batch.puzzles[p], params);
+                let mut states: Vec<State> = group.iter().map(|_| State::new(&prob)).collect();
+                let keys: Vec<u32> = group.iter().map(|i| batch.key(i)).collect();
+                let ends = run_population(&prob, params, pull, &mut states, &keys);
+                Some((prob, states, ends))
+            };
+            let out = (group.iter().enumerate())
+                .map(|(k, inst)| {
+                    let Some((prob, states, ends)) = &outcomes else {
+                        let r = InstanceResult {
+                            puzzle: p,
+                            run: inst.run,
+                            solved: false,
+                            steps: 0,
+                            grid: String::new(),
+                        };
+                        return (r, Vec::new());
+                    };
+                    let grid = states[k].grid(prob.geom.b);
+                    let result = InstanceResult {
+                        puzzle: p,
+                        run: inst.run,
+                        solved: ends[k].0 && grid.is_solution_of(&batch.puzzles[p]),
+                        steps: ends[k].1,
+                        grid: grid.to_line(),
+                    };
+                    let weights = if keep_weights {
+                        states[k].w.clone()
+                    } else {
+                        Vec::new()
+                    };
+                    (result, weights)
+                })
+                .collect();
+            progress(group.len());
+            out
+        })
+        .collect();
+    per_portfolio.into_iter().flatten().unzip()
 }
 
 #[cfg(test)]

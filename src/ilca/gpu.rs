@@ -16,6 +16,8 @@ use crate::puzzle::Grid;
 use crate::report::InstanceResult;
 use rayon::prelude::*;
 
+mod pull;
+
 const KERNEL: &str = include_str!("../../shaders/ilca.wgsl");
 
 /// Invocations per workgroup for grids of at most this many cells (several instances each),
@@ -412,7 +414,7 @@ pub(crate) fn prelude(b: usize, m: Mapping) -> Prelude {
         .size("SET_SHARE", word(std::mem::offset_of!(SettingHead, share)))
         .size("SET_FACTORS", word(size_of::<SettingHead>()))
         // puzzle data: clues | initial weight bits (see run_chunk)
-        .size("PUZ_STRIDE", g.cells + g.cells * g.n)
+        .size("PUZ_STRIDE", puzzle_stride(b))
         .bits("EXHAUSTED", EXHAUSTED)
         .f32_bits("SCALE_HIGH", SCALE_HIGH)
         .f32_bits("SCALE_LOW", SCALE_LOW)
@@ -421,6 +423,13 @@ pub(crate) fn prelude(b: usize, m: Mapping) -> Prelude {
         .codes("TIE", TieBreak::code)
         .codes("RESET_CHECK", ResetCheck::code);
     p
+}
+
+/// Words of one puzzle's block in `puzzle_data`: clues, then initial weight bits (see
+/// `run_chunk`).
+fn puzzle_stride(b: usize) -> usize {
+    let g = crate::puzzle::Geometry::get(b);
+    g.cells + g.cells * g.n
 }
 
 /// The kernel's source for box size `b`: its [`prelude`], the RNG, the kernel.
@@ -604,7 +613,21 @@ fn run_inner(
     // weights: one staging buffer) one buffer.
     let per_instance = (size_of::<f32>() * (cells * n + cells + 1)) as u64;
     let by_limit = (gpu.max_binding_bytes() / per_instance).max(1) as usize;
-    let chunk = by_limit.min(opts.max_chunk).max(1);
+    let mut chunk = by_limit.min(opts.max_chunk).max(1);
+    if batch.pull.is_some() {
+        // Cooperating portfolios are never split: a chunk holds whole ones.
+        let n = batch.portfolio;
+        ensure!(
+            n <= by_limit,
+            "a cooperating portfolio of {n} instances of a {side}x{side} grid needs {} bytes of \
+             weights in one buffer; {} binds at most {}: use a smaller portfolio or the CPU",
+            n as u64 * per_instance,
+            gpu.describe(),
+            gpu.max_binding_bytes(),
+            side = g.n
+        );
+        chunk = (chunk / n).max(1) * n;
+    }
     let mut results = Vec::with_capacity(batch.instances.len());
     let mut weights = Vec::new();
     let mut first = 0;
@@ -707,6 +730,28 @@ fn run_chunk(
         ],
     );
 
+    // Cooperation (`Batch::pull`): its dispatches after every `every`-th step.
+    let cooperation = match &batch.pull {
+        Some(p) => Some((
+            p.every,
+            pull::ChunkPull::new(
+                gpu,
+                kernel,
+                [
+                    tables_buf,
+                    &pdata_buf,
+                    &info_buf,
+                    &weights_buf,
+                    &choices_buf,
+                    &status_buf,
+                ],
+                count,
+                batch.portfolio,
+                p.factor(),
+            )?,
+        )),
+        None => None,
+    };
     let m = kernel.mapping;
     let groups = grid_2d(gpu, count.div_ceil(m.ipw) as u32);
     // Steps per submission bound its time; steps per dispatch are capped by the loop budget
@@ -723,9 +768,12 @@ fn run_chunk(
     } else {
         max_steps
     };
+    // Dispatches end at the step limits of `cap` and, cooperating, at every pull.
+    let every = cooperation.as_ref().map_or(u32::MAX, |c| c.0);
+    let dispatches = k_steps.div_ceil(cap) as u64 + k_steps.div_ceil(every) as u64 + 1;
     let list_buf = gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("ilca params per dispatch"),
-        size: k_steps.div_ceil(cap) as u64 * uniform_size,
+        size: dispatches * uniform_size,
         usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
@@ -798,9 +846,12 @@ fn run_chunk(
     while t0 < max_steps {
         let end_t = t0 + k_steps.min(max_steps - t0);
         let mut list = Vec::new();
+        // Per dispatch of the list: whether a pull follows it.
+        let mut pulls = Vec::new();
         let mut t = t0;
         while t < end_t {
-            let k = cap.min(end_t - t);
+            let k = cap.min(end_t - t).min(every - t % every);
+            pulls.push((t + k).is_multiple_of(every) && t + k < max_steps);
             list.push(Uniforms {
                 num_instances: count as u32,
                 t0: t,
@@ -823,6 +874,9 @@ fn run_chunk(
         for i in 0..list.len() as u64 {
             enc.copy_buffer_to_buffer(&list_buf, i * uniform_size, &uniform_buf, 0, uniform_size);
             kernel.pipeline.dispatch(&mut enc, &bind, groups);
+            if let (true, Some((_, c))) = (pulls[i as usize], &cooperation) {
+                c.record(&mut enc);
+            }
         }
         t0 = end_t;
         // Only the status words come back between submissions.

@@ -30,6 +30,12 @@
 //! sharing, each by the same s, so their order does not matter): there is no addition, division
 //! or reduction that a GPU could fuse or reorder, so the WGSL kernel (`shaders/ilca.wgsl`) and the
 //! CPU reference ([`cpu`]) agree bit for bit.
+//!
+//! **Cooperation** (not in the paper, off by default, [`Pull`]): the instances of a portfolio
+//! share what they learn. Every `every` steps each instance multiplies, in every free cell, its
+//! weight of the digit that the portfolio's best instance holds there by 1 + alpha, then
+//! rescales the row: a per-cell reward toward a teacher, one more f32 multiply by a host-made
+//! factor (`shaders/ilca_pull.wgsl` ↔ [`cpu::pull`]).
 
 pub mod bench;
 pub mod cpu;
@@ -315,6 +321,10 @@ pub struct Batch<'a> {
     /// then reports it unsolved where it stopped. Only a portfolio's first solution means
     /// anything then (`job::batch::portfolio_record`), and it is the same on every engine.
     pub portfolio: usize,
+    /// Cooperation between the instances of each portfolio ([`Pull`]); `None`: they are
+    /// independent. With it, a portfolio's instances share one setting and one puzzle and run
+    /// in lockstep; the engines stop them all at the portfolio's first solution.
+    pub pull: Option<Pull>,
     pub settings: &'a [IlcaParams],
     pub instances: Vec<Instance>,
 }
@@ -336,6 +346,7 @@ impl<'a> Batch<'a> {
             puzzles,
             first_puzzle: 0,
             portfolio: 1,
+            pull: None,
             settings,
             instances,
         }
@@ -351,6 +362,27 @@ impl<'a> Batch<'a> {
     pub fn validate(&self) -> Result<(), ParamError> {
         for s in self.settings {
             s.validate()?;
+        }
+        if let Some(pull) = &self.pull {
+            pull.validate()?;
+            let n = self.portfolio;
+            check((2..=MAX_COOPERATING).contains(&n), "portfolio", || {
+                format!("cooperation needs portfolios of 2 to {MAX_COOPERATING} instances, got {n}")
+            })?;
+            check(self.instances.len().is_multiple_of(n), "portfolio", || {
+                format!(
+                    "{} instances are not whole portfolios of {n}",
+                    self.instances.len()
+                )
+            })?;
+            for group in self.instances.chunks(n) {
+                let (s, p) = (group[0].setting, group[0].puzzle);
+                check(
+                    group.iter().all(|i| (i.setting, i.puzzle) == (s, p)),
+                    "portfolio",
+                    || "a cooperating portfolio's instances share one setting and puzzle".into(),
+                )?;
+            }
         }
         let limit = u32::MAX as usize;
         for i in &self.instances {
@@ -392,6 +424,66 @@ impl<'a> Batch<'a> {
             out[i.setting].push(r);
         }
         out
+    }
+}
+
+/// Most instances in a cooperating portfolio: the kernel ranks an instance by (conflicted
+/// cells × portfolio + index), which must fit 32 bits for 64x64 (4,096 cells).
+pub const MAX_COOPERATING: usize = 1 << 16;
+
+/// Cooperation between the instances of a portfolio (issue #36; not in the paper). Every
+/// `every` steps (after the step's learning and reset, unless the step limit was reached or an
+/// instance of the portfolio solved), each instance multiplies, in every free cell, its weight
+/// of the digit the portfolio's best instance holds there by 1 + `alpha` and rescales the row
+/// as learning does. The best is the instance with the fewest conflicted free cells at that
+/// step, the lowest-numbered on ties; it is not pulled itself. No search and no propagation:
+/// one more reward per cell, toward a teacher. Pulling often spends the diversity independent
+/// instances have (docs/BEYOND.md: every 20 steps nothing solves, every 50 helps).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct Pull {
+    /// Steps between two pulls.
+    pub every: u32,
+    /// The pull's strength: the teacher's digit is multiplied by 1 + alpha.
+    pub alpha: f64,
+}
+
+impl Default for Pull {
+    /// What worked best in the research probe (docs/BEYOND.md, issue #36).
+    fn default() -> Self {
+        Pull {
+            every: 50,
+            alpha: 0.5,
+        }
+    }
+}
+
+impl Pull {
+    /// The factor 1 + alpha, rounded once to f32 on the host (both engines read it).
+    pub fn factor(&self) -> f32 {
+        (1.0 + self.alpha) as f32
+    }
+
+    pub fn validate(&self) -> Result<(), ParamError> {
+        check(self.every >= 1, "pull_every", || {
+            "must be at least 1 step".into()
+        })?;
+        check(
+            self.alpha.is_finite() && self.alpha > 0.0 && self.alpha <= MAX_RATE,
+            "pull",
+            || {
+                format!(
+                    "must be a number in (0, 1000] (the teacher's digit is multiplied by \
+                     1 + pull), got {}",
+                    crate::param::show(self.alpha)
+                )
+            },
+        )?;
+        check(self.factor() > 1.0, "pull", || {
+            format!(
+                "{} is too small to act: 1 + pull rounds to 1 in f32; give at least 6e-8",
+                crate::param::show(self.alpha)
+            )
+        })
     }
 }
 

@@ -54,12 +54,14 @@ pub fn run_with(
                 &pruned
             },
             first_puzzle: batch.first_puzzle,
-            // Groups hold only while every instance is in the part (one pruning choice).
-            portfolio: if at.len() == batch.instances.len() {
+            // Groups hold only while every instance is in the part (one pruning choice), or
+            // when they cooperate: their instances share a setting, so a part has whole groups.
+            portfolio: if at.len() == batch.instances.len() || batch.pull.is_some() {
                 batch.portfolio
             } else {
                 1
             },
+            pull: batch.pull,
             settings: batch.settings,
             instances: at.iter().map(|&k| batch.instances[k]).collect(),
         };

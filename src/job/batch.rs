@@ -9,7 +9,7 @@ use super::input::{Input, Window};
 use super::journal::{check_items, check_seconds, ChunkReader, Journal, Span};
 use super::{Events, Keep};
 use crate::backend::Device;
-use crate::ilca::{self, Batch, IlcaParams, Instance};
+use crate::ilca::{self, Batch, IlcaParams, Instance, Pull};
 use crate::puzzle::{Grid, PuzzleFile};
 use crate::report::batch::{BatchInfo, FileResults, InputInfo, Records, Tally};
 use crate::report::InstanceResult;
@@ -42,6 +42,8 @@ pub enum Algorithm {
         /// is N instances of the puzzle that stop at the first solution ([`portfolio_record`]):
         /// it counts as one run, solved at the step its first instance solved.
         portfolio: usize,
+        /// Cooperation between a portfolio's instances ([`Pull`]; not in the paper).
+        pull: Option<Pull>,
         /// The preset the parameters are, if they are one (reported beside them).
         preset: Option<&'static str>,
     },
@@ -93,11 +95,17 @@ impl Algorithm {
     pub fn params_json(&self) -> serde_json::Value {
         match self {
             Algorithm::Ilca {
-                params, portfolio, ..
+                params,
+                portfolio,
+                pull,
+                ..
             } => serde_json::to_value(params).map(|mut v| {
                 // Only where there is one: a run without stays as it always was.
                 if *portfolio > 1 {
                     v["portfolio"] = (*portfolio).into();
+                }
+                if let Some(p) = pull {
+                    v["pull"] = serde_json::to_value(p).expect("a pull serialises");
                 }
                 v
             }),
@@ -131,6 +139,7 @@ impl Request {
                 params,
                 runs,
                 portfolio: 1,
+                pull: None,
             },
             shard: None,
             chunk: DEFAULT_CHUNK,
@@ -185,6 +194,25 @@ impl<'a> Plan<'a> {
         }
         if alg.portfolio() == 0 {
             bail!("a portfolio holds at least 1 instance");
+        }
+        if let Algorithm::Ilca {
+            pull: Some(pull),
+            portfolio,
+            ..
+        } = alg
+        {
+            pull.validate()?;
+            crate::param::check(
+                (2..=ilca::MAX_COOPERATING).contains(portfolio),
+                "pull",
+                || {
+                    format!(
+                        "cooperation is between the instances of a portfolio: give portfolios \
+                         of 2 to {} instances, got {portfolio}",
+                        ilca::MAX_COOPERATING
+                    )
+                },
+            )?;
         }
         // Expected cost of one item: cells × steps (RFSS: × species per cell).
         let cost_each = |f: &Input| -> u64 {
@@ -629,6 +657,7 @@ fn run_chunk(
             params,
             runs,
             portfolio,
+            pull,
             ..
         } => {
             // Item i is run i % runs of puzzle i / runs; its instances are that run's
@@ -638,6 +667,7 @@ fn run_chunk(
                 puzzles: grids,
                 first_puzzle: first,
                 portfolio: n,
+                pull: *pull,
                 settings: std::slice::from_ref(params),
                 instances: items
                     .clone()

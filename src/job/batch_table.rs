@@ -65,9 +65,10 @@ fn algorithm_line(algorithm: &Algorithm, devices: &[Device]) -> String {
             params,
             runs,
             portfolio,
+            pull,
             preset,
         } => {
-            let how_many = match (*runs, *portfolio, params.ignores_seed()) {
+            let mut how_many = match (*runs, *portfolio, params.ignores_seed()) {
                 (1, 1, true) => "1 run/puzzle (deterministic)".to_string(),
                 (1, 1, false) => "1 run/puzzle".to_string(),
                 (n, 1, _) => format!("{n} runs/puzzle"),
@@ -77,6 +78,14 @@ fn algorithm_line(algorithm: &Algorithm, devices: &[Device]) -> String {
                     if n == 1 { "" } else { "s" }
                 ),
             };
+            if let Some(p) = pull {
+                how_many += &format!(
+                    ", cooperating: every {} steps pulled toward its best instance by 1 + {} \
+                     (not in the paper)",
+                    p.every,
+                    crate::param::show(p.alpha)
+                );
+            }
             format!(
                 "ILCA on {}{adapter}: {how_many}, {}\n",
                 device.name(),

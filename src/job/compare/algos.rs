@@ -385,6 +385,7 @@ pub fn run_attempts(
                         puzzles: grids,
                         first_puzzle: 0,
                         portfolio: *n,
+                        pull: None,
                         settings: std::slice::from_ref(params),
                         instances: (0..*n)
                             .map(|j| Instance {
