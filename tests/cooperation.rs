@@ -301,3 +301,65 @@ fn batch_reports_a_cooperating_run_and_refuses_what_means_nothing() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn compare_takes_cooperating_entries_that_give_batchs_records() {
+    let dir = common::temp_dir("cooperation-compare");
+    let (c, b) = (dir.join("c.json"), dir.join("b.json"));
+    let o = common::run(&[
+        "compare",
+        FAMOUS,
+        "--algos",
+        "ilca-shared:4:pull",
+        "--runs",
+        "2",
+        "--max-iterations",
+        "300",
+        "--prune",
+        "off",
+        "--json",
+        c.to_str().unwrap(),
+    ]);
+    common::ok(&o);
+    let o = common::run(&[
+        "batch",
+        FAMOUS,
+        "--preset",
+        "shared",
+        "--prune",
+        "off",
+        "--steps",
+        "300",
+        "--portfolio",
+        "4",
+        "--runs",
+        "2",
+        "--pull",
+        "0.5",
+        "--backend",
+        "cpu",
+        "--json",
+        b.to_str().unwrap(),
+    ]);
+    common::ok(&o);
+    let read = |p: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let (c, b) = (read(&c), read(&b));
+    let attempts = c["attempts"].as_array().unwrap();
+    let records = b["files"][0]["instances"].as_array().unwrap();
+    assert_eq!(attempts.len(), 16 * 2);
+    for (a, r) in attempts.iter().zip(records) {
+        assert_eq!(
+            (&a["puzzle"], &a["run"], &a["solved"], &a["iterations"]),
+            (&r["puzzle"], &r["run"], &r["solved"], &r["steps"]),
+        );
+    }
+    assert!(attempts.iter().any(|a| a["solved"] == true));
+    for bad in ["ilca:pull", "ilca-shared:pull"] {
+        let o = common::run(&["compare", FAMOUS, "--algos", bad]);
+        let err = common::fails(&o);
+        assert!(err.contains("cooperation is between"), "{bad}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -495,7 +495,9 @@ def batch(
     (tqdm when installed), ``False``, or ``None`` (tqdm on a terminal only). ``portfolio=N``
     (ILCA, not in the paper): each run is a portfolio of N instances of the puzzle, solved at
     its first instance's solution, as ``gpu-sudoku batch --portfolio N``; ``runs`` then counts
-    portfolios and defaults to 1.
+    portfolios and defaults to 1. ``pull=ALPHA`` (with ``portfolio``, not in the paper): the
+    instances of a portfolio cooperate, every ``pull_every`` steps (default 50) pulled toward
+    the best of them, as ``--pull ALPHA --pull-every STEPS``.
     """
     if algo == "ilca":
         if steps is not None:

@@ -81,6 +81,27 @@ def test_portfolio_same_as_cli(cli, root, tmp_path):
         gs.batch(f, portfolio=4, tie="first", backend="cpu", progress=False)
 
 
+def test_cooperating_portfolio_same_as_cli(cli, root, tmp_path):
+    f = root / "puzzles/famous.txt"
+    out = tmp_path / "cli.csv"
+    flags = ["--preset", "shared", "--prune", "off", "--steps", "300", "--portfolio", "4"]
+    subprocess.run([cli, "batch", str(f), *flags, "--pull", "0.5", "--pull-every", "30",
+                    "--backend", "cpu", "--csv", str(out)], capture_output=True, text=True,
+                   check=True)
+    r = gs.batch(f, preset="shared", prune="off", steps=300, portfolio=4, pull=0.5,
+                 pull_every=30, backend="cpu", progress=False)
+    assert py_instances(r) == cli_instances(out)
+    plain = gs.batch(f, preset="shared", prune="off", steps=300, portfolio=4, backend="cpu",
+                     progress=False)
+    assert py_instances(plain) != py_instances(r)
+    with pytest.raises(ValueError, match="pull: cooperation"):
+        gs.batch(f, pull=0.5, backend="cpu", progress=False)
+    with pytest.raises(ValueError, match="pull: must be"):
+        gs.batch(f, portfolio=4, pull=-1.0, backend="cpu", progress=False)
+    with pytest.raises(ValueError, match="pull_every: only with pull"):
+        gs.batch(f, portfolio=4, pull_every=10, backend="cpu", progress=False)
+
+
 def test_summary_fields(root, tmp_path):
     f = head(root, tmp_path)
     r = gs.batch(f, runs=4, backend="cpu", progress=False)

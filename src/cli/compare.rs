@@ -32,7 +32,8 @@ pub struct Args {
     /// astar-small, astar-big, astar-weighted, ga, ga-SELECTION-CROSSOVER-MUTATION, sa, hc, acs
     /// (ant colony system, Lloyd & Amos), acs-q0-Q (another greedy probability), ilca,
     /// ilca-PRESET (e.g. ilca-table6), ilca:N or ilca-PRESET:N (each attempt a portfolio of N
-    /// instances, as `batch --portfolio N`), rfss, rfss-propagate, rfss-mrv, rfss-logic,
+    /// instances, as `batch --portfolio N`), ilca:N:pull or ilca-PRESET:N:pull (cooperating, as
+    /// `batch --pull 0.5 --pull-every 50`), rfss, rfss-propagate, rfss-mrv, rfss-logic,
     /// rfss-lookahead.
     #[arg(long, default_value = compare::DEFAULT_ALGOS)]
     pub algos: String,

@@ -11,7 +11,7 @@ use crate::backend::Device;
 use crate::baselines::{self, Budget};
 use crate::choice::Choice;
 use crate::ilca::presets::{self, Preset};
-use crate::ilca::{self, Batch, IlcaParams, Instance, Prune};
+use crate::ilca::{self, Batch, IlcaParams, Instance, Prune, Pull};
 use crate::puzzle::Grid;
 use crate::rfss::{self, Enhancement, RfssParams};
 use anyhow::{bail, Result};
@@ -22,10 +22,11 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug)]
 pub enum Entry {
     Baseline(String),
-    /// ILCA: name, parameters, and the instances an attempt is made of (1; N for a portfolio,
+    /// ILCA: name, parameters, the instances an attempt is made of (1; N for a portfolio,
     /// `ilca:N` or `ilca-PRESET:N`, solved at its first instance's solution, as `batch
-    /// --portfolio N`).
-    Ilca(String, IlcaParams, usize),
+    /// --portfolio N`), and their cooperation (`ilca:N:pull`: [`Pull`]'s default, as `batch
+    /// --pull`).
+    Ilca(String, IlcaParams, usize, Option<Pull>),
     Rfss(String, RfssParams),
 }
 
@@ -42,9 +43,12 @@ impl Entry {
     pub fn params_json(&self) -> Option<serde_json::Result<serde_json::Value>> {
         match self {
             Entry::Baseline(_) => None,
-            Entry::Ilca(_, p, portfolio) => Some(serde_json::to_value(p).map(|mut v| {
+            Entry::Ilca(_, p, portfolio, pull) => Some(serde_json::to_value(p).map(|mut v| {
                 if *portfolio > 1 {
                     v["portfolio"] = (*portfolio).into();
+                }
+                if let Some(pull) = pull {
+                    v["pull"] = serde_json::to_value(pull).expect("a pull serialises");
                 }
                 v
             })),
@@ -147,8 +151,12 @@ pub fn parse(
 ) -> Result<Vec<Entry>> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
-        // `ilca…:N`: attempts that are portfolios of N instances.
-        let (base, portfolio) = match name.split_once(':') {
+        // `ilca…:N`: attempts that are portfolios of N instances; `ilca…:N:pull`: cooperating.
+        let (name_n, pull) = match name.strip_suffix(":pull") {
+            Some(rest) if rest.starts_with("ilca") => (rest, Some(Pull::default())),
+            _ => (name, None),
+        };
+        let (base, portfolio) = match name_n.split_once(':') {
             Some((base, n)) if base.starts_with("ilca") => {
                 let n: usize = n
                     .parse()
@@ -157,15 +165,26 @@ pub fn parse(
                     .ok_or_else(|| {
                         anyhow::anyhow!(
                             "--algos: `{name}`: a portfolio is ilca:N or ilca-PRESET:N with N \
-                             from 2 to 1048576"
+                             from 2 to 1048576 (cooperating: ilca:N:pull, N up to {})",
+                            crate::ilca::MAX_COOPERATING
                         )
                     })?;
+                if pull.is_some() && n > crate::ilca::MAX_COOPERATING {
+                    bail!(
+                        "--algos: `{name}`: cooperating portfolios hold at most {} instances",
+                        crate::ilca::MAX_COOPERATING
+                    );
+                }
                 (base, n)
             }
+            _ if pull.is_some() => bail!(
+                "--algos: `{name}`: cooperation is between the instances of a portfolio: \
+                 ilca:N:pull or ilca-PRESET:N:pull"
+            ),
             _ => (name, 1),
         };
         let entry = if base == "ilca" {
-            Entry::Ilca(name.into(), ilca.clone(), portfolio)
+            Entry::Ilca(name.into(), ilca.clone(), portfolio, pull)
         } else if let Some(p) = base.strip_prefix("ilca-") {
             let Some(preset) = presets::by_name(p) else {
                 bail!(
@@ -184,7 +203,7 @@ pub fn parse(
                 share: share.unwrap_or(params.share),
                 ..params
             };
-            Entry::Ilca(name.into(), params, portfolio)
+            Entry::Ilca(name.into(), params, portfolio, pull)
         } else if name == "rfss" {
             Entry::Rfss(name.into(), rfss.clone())
         } else if let Some(e) = name.strip_prefix("rfss-") {
@@ -264,7 +283,7 @@ fn refuse_unused_options(entries: &[Entry], options: &Options) -> Result<()> {
 /// entry; each setting then validated.
 fn apply_limits(entry: &mut Entry, ilca_steps: Option<u32>, stall: Option<u32>) -> Result<()> {
     match entry {
-        Entry::Ilca(name, p, portfolio) => {
+        Entry::Ilca(name, p, portfolio, _) => {
             p.steps = ilca_steps.unwrap_or(p.steps);
             if *portfolio > 1 && p.ignores_seed() {
                 bail!(
@@ -376,7 +395,7 @@ pub fn run_attempts(
         }
         // Each attempt runs alone through the CPU runner, so that it is timed alone; a
         // portfolio's instances (runs run·N … run·N + N − 1) run together, as in `batch`.
-        Entry::Ilca(_, params, n) => {
+        Entry::Ilca(_, params, n, pull) => {
             let r = items
                 .into_par_iter()
                 .map(|i| {
@@ -385,7 +404,7 @@ pub fn run_attempts(
                         puzzles: grids,
                         first_puzzle: 0,
                         portfolio: *n,
-                        pull: None,
+                        pull: *pull,
                         settings: std::slice::from_ref(params),
                         instances: (0..*n)
                             .map(|j| Instance {
