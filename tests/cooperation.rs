@@ -238,17 +238,27 @@ fn the_pull_changes_the_run_and_independent_portfolios_are_its_limit() {
     assert_ne!(ow, cw, "pulling every 10 steps changed nothing");
 }
 
-#[test]
-fn batch_reports_a_cooperating_run_and_refuses_what_means_nothing() {
-    let dir = common::temp_dir("cooperation-cli");
-    let out = dir.join("r.json");
-    let o = common::run(&[
+/// `batch FAMOUS` with the shared preset, no pruning, on the CPU, and `args`, its JSON to `json`.
+fn famous_batch(args: &[&str], json: &std::path::Path) -> std::process::Output {
+    let base = [
         "batch",
         FAMOUS,
         "--preset",
         "shared",
         "--prune",
         "off",
+        "--backend",
+        "cpu",
+    ];
+    let out = ["--json", json.to_str().unwrap()];
+    common::run(&[&base[..], args, &out[..]].concat())
+}
+
+#[test]
+fn batch_reports_a_cooperating_run_and_refuses_what_means_nothing() {
+    let dir = common::temp_dir("cooperation-cli");
+    let out = dir.join("r.json");
+    let flags = [
         "--steps",
         "200",
         "--portfolio",
@@ -257,11 +267,8 @@ fn batch_reports_a_cooperating_run_and_refuses_what_means_nothing() {
         "0.5",
         "--pull-every",
         "40",
-        "--backend",
-        "cpu",
-        "--json",
-        out.to_str().unwrap(),
-    ]);
+    ];
+    let o = famous_batch(&flags, &out);
     let table = common::ok(&o);
     assert!(table.contains("cooperating: every 40 steps"), "{table}");
     let v: serde_json::Value =
@@ -321,13 +328,7 @@ fn compare_takes_cooperating_entries_that_give_batchs_records() {
         c.to_str().unwrap(),
     ]);
     common::ok(&o);
-    let o = common::run(&[
-        "batch",
-        FAMOUS,
-        "--preset",
-        "shared",
-        "--prune",
-        "off",
+    let flags = [
         "--steps",
         "300",
         "--portfolio",
@@ -336,11 +337,8 @@ fn compare_takes_cooperating_entries_that_give_batchs_records() {
         "2",
         "--pull",
         "0.5",
-        "--backend",
-        "cpu",
-        "--json",
-        b.to_str().unwrap(),
-    ]);
+    ];
+    let o = famous_batch(&flags, &b);
     common::ok(&o);
     let read = |p: &std::path::Path| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()

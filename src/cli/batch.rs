@@ -174,10 +174,9 @@ fn algorithm(a: &Args) -> Result<Algorithm> {
         }
         Algo::Rfss => {
             refuse(a.ilca.given(), "ilca", "rfss")?;
-            if a.portfolio.is_some() || a.pull.is_some() {
-                anyhow::bail!(
-                    "--portfolio and --pull are for ILCA: RFSS is deterministic, one run a puzzle"
-                );
+            // --pull needs --portfolio (clap checks), so this refuses both.
+            if a.portfolio.is_some() {
+                anyhow::bail!("--portfolio is for ILCA: RFSS is deterministic, one run a puzzle");
             }
             let params = a.rfss.params()?;
             if a.runs.is_some_and(|r| r > 1) {

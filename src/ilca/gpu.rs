@@ -717,38 +717,24 @@ fn run_chunk(
     let status_buf = gpu.storage_zeroed("ilca status", (count * size_of::<u32>()) as u64);
     let uniform_size = size_of::<Uniforms>() as u64;
     let uniform_buf = gpu.uniform_init("ilca params", &<Uniforms as bytemuck::Zeroable>::zeroed());
-    let bind = kernel.pipeline.bind(
-        gpu,
-        &[
-            &uniform_buf,
-            tables_buf,
-            &pdata_buf,
-            &info_buf,
-            &weights_buf,
-            &choices_buf,
-            &status_buf,
-        ],
-    );
+    // The kernel's buffers after its uniforms; the pull kernel binds them too.
+    let state = [
+        tables_buf,
+        &pdata_buf,
+        &info_buf,
+        &weights_buf,
+        &choices_buf,
+        &status_buf,
+    ];
+    let bind = kernel
+        .pipeline
+        .bind(gpu, &[&[&uniform_buf], &state[..]].concat());
 
     // Cooperation (`Batch::pull`): its dispatches after every `every`-th step.
     let cooperation = match &batch.pull {
         Some(p) => Some((
             p.every,
-            pull::ChunkPull::new(
-                gpu,
-                kernel,
-                [
-                    tables_buf,
-                    &pdata_buf,
-                    &info_buf,
-                    &weights_buf,
-                    &choices_buf,
-                    &status_buf,
-                ],
-                count,
-                batch.portfolio,
-                p.factor(),
-            )?,
+            pull::ChunkPull::new(gpu, kernel, state, count, batch.portfolio, p.factor())?,
         )),
         None => None,
     };
