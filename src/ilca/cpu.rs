@@ -491,13 +491,17 @@ pub fn run_population(
     states: &mut [State],
     keys: &[u32],
 ) -> Vec<(bool, u32)> {
-    let mut conflicted = vec![0; states.len()];
     for t in 0..params.steps {
-        let mut solved = vec![false; states.len()];
-        for (i, st) in states.iter_mut().enumerate() {
-            let info = st.step(prob, params, keys[i], t);
-            (solved[i], conflicted[i]) = (info.solved, info.conflicted);
-        }
+        // The instances of a step are independent: on all cores when a batch has fewer
+        // portfolios than cores (one puzzle, many instances), inline when the others fill them.
+        let (solved, conflicted): (Vec<bool>, Vec<usize>) = (states.par_iter_mut())
+            .zip(keys)
+            .with_min_len(4)
+            .map(|(st, &key)| {
+                let info = st.step(prob, params, key, t);
+                (info.solved, info.conflicted)
+            })
+            .unzip();
         if solved.contains(&true) {
             return solved.into_iter().map(|ok| (ok, t + 1)).collect();
         }
