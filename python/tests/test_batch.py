@@ -206,7 +206,10 @@ def test_the_interpreter_is_released(root):
 
 
 INTERRUPTED = r"""
-import sys, time, gpu_sudoku as gs
+import signal, sys, time, gpu_sudoku as gs
+# A shell starts background jobs with SIGINT ignored, and Python then keeps it ignored: take
+# Ctrl-C as an interactive session does, whoever started the tests.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 started = []
 def progress(done, total):
     if done and not started:
