@@ -505,3 +505,51 @@ fn emptied_cells_restart_alike() {
     }
     agree_on(&Batch::all(&puzzles, &emptying, 2), &small_submissions());
 }
+
+/// The buffers of a chunk are lent by the device's pool and hold what the last batch left
+/// there: a batch after another one (other puzzles, fewer and then more instances, several
+/// chunks) still gives the CPU's results, and repeating a batch reuses the pool instead of
+/// growing it.
+#[test]
+fn reused_buffers_start_clean() {
+    if common::gpu().is_none() {
+        return;
+    }
+    // A device of its own, so that no other test's batches come and go in its pool.
+    let gpu = gpu_sudoku::gpu::Gpu::open(None).unwrap();
+    let params = IlcaParams {
+        steps: 40,
+        lr: 0.05,
+        sr: 10,
+        ..Default::default()
+    };
+    let opts = small_submissions();
+    let check = |puzzles: &[Grid], runs: usize| {
+        let batch = Batch::runs(puzzles, &params, runs);
+        let got = gpu_ilca::run(&gpu, &batch, &opts, &|_| {}).unwrap();
+        assert_eq!(
+            got,
+            cpu::run(&batch, &|_| {}),
+            "{runs} runs after another batch"
+        );
+        assert!(got.iter().any(|r| r.solved) && got.iter().any(|r| !r.solved));
+    };
+    let mut others = nine_by_nine();
+    others.reverse();
+    check(&nine_by_nine(), 4);
+    let after_first = gpu.pooled_bytes();
+    assert!(
+        after_first > 0,
+        "a batch gives its buffers back to the pool"
+    );
+    check(&others[..2], 2);
+    check(&others, 5);
+    check(&nine_by_nine(), 4);
+    assert_eq!(
+        gpu.pooled_bytes(),
+        after_first,
+        "the same chunks reuse the same buffers"
+    );
+    gpu.release_buffers();
+    assert_eq!(gpu.pooled_bytes(), 0);
+}

@@ -14,6 +14,8 @@ pub struct Gpu {
     pub limits: wgpu::Limits,
     /// Compiled kernels by name, so repeated batches do not recompile.
     kernels: Arc<Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>>,
+    /// Buffers between two uses ([`Gpu::lend`]), so chunks and batches do not reallocate.
+    pub(super) pool: Arc<Mutex<super::buffers::Pool>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -100,6 +102,7 @@ impl Gpu {
             info,
             limits,
             kernels: Arc::new(Mutex::new(HashMap::new())),
+            pool: Arc::default(),
         })
     }
 

@@ -3,6 +3,7 @@
 //! kernel, a per-device cache of compiled kernels, and the loop budget that sizes dispatches.
 
 mod buffers;
+pub use buffers::Lent;
 mod context;
 pub mod layout;
 mod pipeline;

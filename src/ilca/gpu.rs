@@ -707,24 +707,27 @@ fn run_chunk(
         .unwrap_or(1);
     phases.prepare += clock.elapsed();
     let clock = std::time::Instant::now();
-    let pdata_buf = gpu.storage_init("ilca puzzles", &pdata);
-    let info_buf = gpu.storage_init("ilca instances", &info);
-    let weights_buf = gpu.storage_zeroed(
+    // The chunk's buffers come from the device's pool (the previous chunk's or batch's) and
+    // hold what it left: the first dispatch (`fresh`) writes every instance's weights and
+    // choices before anything reads them, and the status words are cleared below.
+    let pdata_buf = gpu.lend_storage_with("ilca puzzles", &pdata);
+    let info_buf = gpu.lend_storage_with("ilca instances", &info);
+    let weights_buf = gpu.lend_storage(
         "ilca weights",
         (count * cells * n * size_of::<f32>()) as u64,
     );
-    let choices_buf = gpu.storage_zeroed("ilca choices", (count * cells * size_of::<u32>()) as u64);
-    let status_buf = gpu.storage_zeroed("ilca status", (count * size_of::<u32>()) as u64);
+    let choices_buf = gpu.lend_storage("ilca choices", (count * cells * size_of::<u32>()) as u64);
+    let status_buf = gpu.lend_storage("ilca status", (count * size_of::<u32>()) as u64);
     let uniform_size = size_of::<Uniforms>() as u64;
     let uniform_buf = gpu.uniform_init("ilca params", &<Uniforms as bytemuck::Zeroable>::zeroed());
     // The kernel's buffers after its uniforms; the pull kernel binds them too.
     let state = [
         tables_buf,
-        &pdata_buf,
-        &info_buf,
-        &weights_buf,
-        &choices_buf,
-        &status_buf,
+        &*pdata_buf,
+        &*info_buf,
+        &*weights_buf,
+        &*choices_buf,
+        &*status_buf,
     ];
     let bind = kernel
         .pipeline
@@ -757,12 +760,11 @@ fn run_chunk(
     // Dispatches end at the step limits of `cap` and, cooperating, at every pull.
     let every = cooperation.as_ref().map_or(u32::MAX, |c| c.0);
     let dispatches = k_steps.div_ceil(cap) as u64 + k_steps.div_ceil(every) as u64 + 1;
-    let list_buf = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("ilca params per dispatch"),
-        size: dispatches * uniform_size,
-        usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let list_buf = gpu.lend(
+        "ilca params per dispatch",
+        wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        dispatches * uniform_size,
+    );
 
     // One staging buffer for every readback: the status words after each submission, and after
     // the submission that reaches the last step also the choices (and weights), copied by the
@@ -775,7 +777,7 @@ fn run_chunk(
         0
     };
     let all_bytes = status_bytes + choices_bytes + weights_bytes;
-    let staging = gpu.staging("ilca readback", all_bytes);
+    let staging = gpu.lend_staging("ilca readback", all_bytes);
     let copy_results = |enc: &mut wgpu::CommandEncoder| {
         enc.copy_buffer_to_buffer(&choices_buf, 0, &staging, status_bytes, choices_bytes);
         if keep_weights {
@@ -857,6 +859,10 @@ fn run_chunk(
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("ilca"),
             });
+        if t0 == 0 {
+            // A lent buffer holds its last user's words; 0 = running.
+            enc.clear_buffer(&status_buf, 0, Some(status_bytes));
+        }
         for i in 0..list.len() as u64 {
             enc.copy_buffer_to_buffer(&list_buf, i * uniform_size, &uniform_buf, 0, uniform_size);
             kernel.pipeline.dispatch(&mut enc, &bind, groups);
@@ -871,19 +877,21 @@ fn run_chunk(
         if last {
             copy_results(&mut enc);
         }
-        let (mut done, results, status) = gpu.submit_and_read_with(
-            enc,
-            &staging,
-            if last { all_bytes } else { status_bytes },
-            |bytes| {
-                let status = bytes[..status_bytes as usize].chunks_exact(4);
-                let done = status.filter(|s| s != &[0; 4]).count();
-                // In portfolios, the status words decide which instances stop.
-                let words = (batch.portfolio > 1 && !last && done < count)
-                    .then(|| view::<u32>(&bytes[..status_bytes as usize]).into_owned());
-                (done, last.then(|| build(bytes)), words)
-            },
-        )?;
+        let (mut done, results, status) = gpu
+            .submit_and_read_with(
+                enc,
+                &staging,
+                if last { all_bytes } else { status_bytes },
+                |bytes| {
+                    let status = bytes[..status_bytes as usize].chunks_exact(4);
+                    let done = status.filter(|s| s != &[0; 4]).count();
+                    // In portfolios, the status words decide which instances stop.
+                    let words = (batch.portfolio > 1 && !last && done < count)
+                        .then(|| view::<u32>(&bytes[..status_bytes as usize]).into_owned());
+                    (done, last.then(|| build(bytes)), words)
+                },
+            )
+            .inspect_err(|_| staging.spoil())?;
         built = results;
         if let Some(mut status) = status {
             // An instance still running in a portfolio one of whose instances has solved (in
@@ -926,7 +934,8 @@ fn run_chunk(
                 });
             enc.copy_buffer_to_buffer(&status_buf, 0, &staging, 0, status_bytes);
             copy_results(&mut enc);
-            gpu.submit_and_read_with(enc, &staging, all_bytes, build)??
+            (gpu.submit_and_read_with(enc, &staging, all_bytes, build))
+                .inspect_err(|_| staging.spoil())??
         }
     };
     phases.compute += clock.elapsed() - results_clock.get();
