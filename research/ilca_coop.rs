@@ -17,6 +17,10 @@
 //!   digit the population's best instance (fewest conflicted cells, lowest index on ties) holds
 //!   there by `1 + alpha`;
 //! - `pullok`: `pull` in the cells where the best instance has no conflict only;
+//! - `ring`: `pull`, but each instance's teacher is the best of its neighbours on a ring of the
+//!   population (instances `i - radius … i + radius`, modulo `pop`; itself included, so the
+//!   best of a neighbourhood is not pulled), the "local best" topology of particle swarms that
+//!   keeps several teachers alive at once;
 //! - `vote`: every `every` steps each instance multiplies its weight of each digit by
 //!   `1 + alpha · k / pop`, k the instances holding that digit in that cell (consensus);
 //! - `crowd`: the same with `1 / (1 + alpha · k / pop)` (fitness sharing across instances:
@@ -44,6 +48,7 @@ struct Probe {
     mode: String,
     every: u32,
     alpha: f32,
+    radius: usize,
     limit: usize,
     names: Vec<String>,
 }
@@ -144,7 +149,34 @@ fn population(probe: &Probe, puzzle: &Grid, pi: u32, p: usize) -> Option<u32> {
                     }
                 }
             }
-            other => panic!("mode {other}: expected indep, pull, vote, crowd or clone"),
+            "ring" => {
+                // Teachers first, from the choices and counts of this step, then the pulls.
+                let pop = probe.pop;
+                let teachers: Vec<usize> = (0..pop)
+                    .map(|i| {
+                        (0..=2 * probe.radius)
+                            .map(|k| (i + pop * (probe.radius + 1) + k - probe.radius) % pop)
+                            .min_by_key(|&j| (conflicted[j], j))
+                            .unwrap_or(i)
+                    })
+                    .collect();
+                let choices: Vec<Vec<u8>> = states.iter().map(|s| s.choice.clone()).collect();
+                for (i, st) in states.iter_mut().enumerate() {
+                    let t = teachers[i];
+                    if t == i {
+                        continue;
+                    }
+                    for (c, &d) in choices[t].iter().enumerate() {
+                        if prob.clue[c] == 0 {
+                            st.w[c * n + d as usize - 1] *= 1.0 + probe.alpha;
+                            rescale(&mut st.w[c * n..(c + 1) * n]);
+                        }
+                    }
+                }
+            }
+            other => {
+                panic!("mode {other}: expected indep, pull, pullok, ring, vote, crowd or clone")
+            }
         }
     }
     None
@@ -172,6 +204,7 @@ fn main() {
         mode: "indep".into(),
         every: 50,
         alpha: 0.5,
+        radius: 2,
         limit: usize::MAX,
         names: Vec::new(),
     };
@@ -208,17 +241,19 @@ fn main() {
             "mode" => probe.mode = v.to_string(),
             "every" => probe.every = v.parse().expect("every"),
             "alpha" => probe.alpha = v.parse().expect("alpha"),
+            "radius" => probe.radius = v.parse().expect("radius"),
             "limit" => probe.limit = v.parse().expect("limit"),
             "names" => probe.names = v.split(',').map(String::from).collect(),
             _ => panic!("unknown key {k}"),
         }
     }
     println!(
-        "mode {} every {} alpha {} | pop {} × {} populations | steps {} lr {} lp {} sr {} \
+        "mode {} every {} alpha {} radius {} | pop {} × {} populations | steps {} lr {} lp {} sr {} \
          restart {} share {} prune {:?} seed {}",
         probe.mode,
         probe.every,
         probe.alpha,
+        probe.radius,
         probe.pop,
         probe.pops,
         probe.params.steps,
