@@ -16,6 +16,7 @@ use crate::puzzle::Grid;
 use crate::report::InstanceResult;
 use rayon::prelude::*;
 
+mod grids;
 mod pull;
 
 const KERNEL: &str = include_str!("../../shaders/ilca.wgsl");
@@ -767,21 +768,24 @@ fn run_chunk(
     );
 
     // One staging buffer for every readback: the status words after each submission, and after
-    // the submission that reaches the last step also the choices (and weights), copied by the
-    // same submission: one wait for the whole result.
+    // the submission that reaches the last step also the grids, a byte per cell (and the
+    // weights), packed and copied by the same submission: one wait for the whole result.
+    let packed = grids::ChunkGrids::new(gpu, kernel.b, &choices_buf, count)?;
+    let grid_stride = grids::grid_words(kernel.b) * size_of::<u32>();
     let status_bytes = (count * size_of::<u32>()) as u64;
-    let choices_bytes = (count * cells * size_of::<u32>()) as u64;
+    let grids_bytes = (count * grid_stride) as u64;
     let weights_bytes = if keep_weights {
         (count * cells * n * size_of::<f32>()) as u64
     } else {
         0
     };
-    let all_bytes = status_bytes + choices_bytes + weights_bytes;
+    let all_bytes = status_bytes + grids_bytes + weights_bytes;
     let staging = gpu.lend_staging("ilca readback", all_bytes);
     let copy_results = |enc: &mut wgpu::CommandEncoder| {
-        enc.copy_buffer_to_buffer(&choices_buf, 0, &staging, status_bytes, choices_bytes);
+        packed.record(enc);
+        enc.copy_buffer_to_buffer(&packed.grids, 0, &staging, status_bytes, grids_bytes);
         if keep_weights {
-            let at = status_bytes + choices_bytes;
+            let at = status_bytes + grids_bytes;
             enc.copy_buffer_to_buffer(&weights_buf, 0, &staging, at, weights_bytes);
         }
     };
@@ -793,18 +797,12 @@ fn run_chunk(
     let results_clock = std::cell::Cell::new(std::time::Duration::ZERO);
     let build = |bytes: &[u8]| -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
         let clock = std::time::Instant::now();
-        let (at, end) = (
-            status_bytes as usize,
-            (status_bytes + choices_bytes) as usize,
-        );
-        let (status, choices) = (view::<u32>(&bytes[..at]), view::<u32>(&bytes[at..end]));
+        let (at, end) = (status_bytes as usize, (status_bytes + grids_bytes) as usize);
+        let (status, grids) = (view::<u32>(&bytes[..at]), &bytes[at..end]);
         let out = (part.par_iter().enumerate())
             .map(|(k, i)| -> Result<InstanceResult> {
-                let cells_k: Vec<u8> = choices[k * cells..(k + 1) * cells]
-                    .iter()
-                    .map(|&v| v as u8)
-                    .collect();
-                let grid = Grid::from_cells(kernel.b, cells_k)?;
+                let first = k * grid_stride;
+                let grid = Grid::from_cells(kernel.b, grids[first..first + cells].to_vec())?;
                 let st = status[k];
                 let ok = st != 0 && st & EXHAUSTED == 0;
                 Ok(InstanceResult {
