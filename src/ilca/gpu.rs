@@ -517,12 +517,14 @@ impl Kernel {
     }
 
     /// The kernel for box size `b` (and `layout`, see [`GpuOptions::state_layout`]), compiled
-    /// once per device.
+    /// once per device, with the kernel that packs its grids for the readback (so that a
+    /// caller who compiles first, as `bench` does, has compiled everything a run needs).
     pub fn cached(
         gpu: &Gpu,
         b: usize,
         layout: Option<StateLayout>,
     ) -> Result<std::sync::Arc<Kernel>> {
+        grids::GridsKernel::cached(gpu, b)?;
         gpu.cached(&format!("ilca-{b}-{layout:?}"), || {
             Kernel::new(gpu, b, layout)
         })
