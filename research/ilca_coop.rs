@@ -84,24 +84,41 @@ fn population(probe: &Probe, puzzle: &Grid, pi: u32, p: usize) -> Option<u32> {
             continue;
         }
         match probe.mode.as_str() {
-            "pull" | "pullok" => {
-                let best = (0..probe.pop)
-                    .min_by_key(|&i| (conflicted[i], i))
-                    .unwrap_or(0);
-                let teacher = states[best].choice.clone();
-                // `pullok`: only the cells where the best instance has no conflict.
-                let np = prob.geom.n_peers as u8;
-                let taught: Vec<bool> = (0..prob.geom.cells)
-                    .map(|c| probe.mode == "pull" || states[best].deg[c] == np)
+            "pull" | "pullok" | "ring" => {
+                // Each instance's teacher, from the counts of this step: the population's best
+                // or (`ring`) the best of its ring neighbours; then the pulls.
+                let pop = probe.pop;
+                let best_of = |js: &mut dyn Iterator<Item = usize>| {
+                    js.min_by_key(|&j| (conflicted[j], j)).unwrap_or(0)
+                };
+                let best = best_of(&mut (0..pop));
+                let teachers: Vec<usize> = (0..pop)
+                    .map(|i| match probe.mode.as_str() {
+                        "ring" => best_of(
+                            &mut (0..=2 * probe.radius)
+                                .map(|k| (i + pop * (probe.radius + 1) + k - probe.radius) % pop),
+                        ),
+                        _ => best,
+                    })
                     .collect();
+                // `pullok`: only the cells where the teacher has no conflict.
+                let np = prob.geom.n_peers as u8;
+                let taught: Vec<Vec<bool>> = (states.iter())
+                    .map(|t| {
+                        (t.deg.iter())
+                            .map(|&d| probe.mode != "pullok" || d == np)
+                            .collect()
+                    })
+                    .collect();
+                let choices: Vec<Vec<u8>> = states.iter().map(|s| s.choice.clone()).collect();
                 for (i, st) in states.iter_mut().enumerate() {
-                    if i == best {
+                    let t = teachers[i];
+                    if t == i {
                         continue;
                     }
-                    for c in 0..prob.geom.cells {
-                        if prob.clue[c] == 0 && taught[c] {
-                            let k = teacher[c] as usize - 1;
-                            st.w[c * n + k] *= 1.0 + probe.alpha;
+                    for (c, &d) in choices[t].iter().enumerate() {
+                        if prob.clue[c] == 0 && taught[t][c] {
+                            st.w[c * n + d as usize - 1] *= 1.0 + probe.alpha;
                             rescale(&mut st.w[c * n..(c + 1) * n]);
                         }
                     }
@@ -146,31 +163,6 @@ fn population(probe: &Probe, puzzle: &Grid, pi: u32, p: usize) -> Option<u32> {
                         let ch = states[good].choice.clone();
                         states[bad].w.copy_from_slice(&w);
                         states[bad].choice.copy_from_slice(&ch);
-                    }
-                }
-            }
-            "ring" => {
-                // Teachers first, from the choices and counts of this step, then the pulls.
-                let pop = probe.pop;
-                let teachers: Vec<usize> = (0..pop)
-                    .map(|i| {
-                        (0..=2 * probe.radius)
-                            .map(|k| (i + pop * (probe.radius + 1) + k - probe.radius) % pop)
-                            .min_by_key(|&j| (conflicted[j], j))
-                            .unwrap_or(i)
-                    })
-                    .collect();
-                let choices: Vec<Vec<u8>> = states.iter().map(|s| s.choice.clone()).collect();
-                for (i, st) in states.iter_mut().enumerate() {
-                    let t = teachers[i];
-                    if t == i {
-                        continue;
-                    }
-                    for (c, &d) in choices[t].iter().enumerate() {
-                        if prob.clue[c] == 0 {
-                            st.w[c * n + d as usize - 1] *= 1.0 + probe.alpha;
-                            rescale(&mut st.w[c * n..(c + 1) * n]);
-                        }
                     }
                 }
             }

@@ -8,6 +8,15 @@ use wgpu::util::DeviceExt;
 
 use super::Gpu;
 
+/// A storage buffer the host may also write to and copy from.
+const STORAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE
+    .union(wgpu::BufferUsages::COPY_DST)
+    .union(wgpu::BufferUsages::COPY_SRC);
+
+/// A buffer the host maps to read what command encoders copied into it.
+const STAGING: wgpu::BufferUsages =
+    wgpu::BufferUsages::MAP_READ.union(wgpu::BufferUsages::COPY_DST);
+
 /// The buffers a [`Gpu`] keeps between two uses: per label and usage, the largest one given
 /// back. A big batch's chunks, and the batches after it, take them instead of allocating
 /// gigabytes again (on an H100 a million 9x9 instances spent 133–158 ms creating buffers).
@@ -71,9 +80,7 @@ impl Gpu {
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
                 contents,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_DST
-                    | wgpu::BufferUsages::COPY_SRC,
+                usage: STORAGE,
             })
     }
 
@@ -92,9 +99,7 @@ impl Gpu {
         self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
             size: bytes.max(4),
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
+            usage: STORAGE,
             mapped_at_creation: false,
         })
     }
@@ -133,10 +138,7 @@ impl Gpu {
 
     /// [`Gpu::lend`] of a read-write storage buffer the host can also write and copy from.
     pub fn lend_storage(&self, label: &'static str, bytes: u64) -> Lent {
-        let usage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST;
-        self.lend(label, usage, bytes)
+        self.lend(label, STORAGE, bytes)
     }
 
     /// [`Gpu::lend_storage`] holding `data` (written through the queue, so it is there at the
@@ -152,8 +154,7 @@ impl Gpu {
 
     /// [`Gpu::lend`] of a buffer the host maps to read what command encoders copied into it.
     pub fn lend_staging(&self, label: &'static str, bytes: u64) -> Lent {
-        let usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-        self.lend(label, usage, bytes)
+        self.lend(label, STAGING, bytes)
     }
 
     /// Frees the buffers the pool keeps ([`Gpu::lend`]); lent ones come back as they are
@@ -200,7 +201,7 @@ impl Gpu {
         self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
             size: bytes.max(4),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            usage: STAGING,
             mapped_at_creation: false,
         })
     }

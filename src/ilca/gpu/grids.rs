@@ -86,8 +86,6 @@ pub(super) struct ChunkGrids {
     /// `count × grid_words(b)` words, a byte per cell.
     pub(super) grids: Lent,
     groups: (u32, u32),
-    // Held for the bind group's life.
-    _uniform: wgpu::Buffer,
 }
 
 impl ChunkGrids {
@@ -117,7 +115,6 @@ impl ChunkGrids {
             bind,
             grids,
             groups,
-            _uniform: uniform,
         })
     }
 
