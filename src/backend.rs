@@ -21,8 +21,8 @@ crate::choice! {
 /// the sum over calls is the batch's instance count). Called from worker threads.
 pub type Progress<'a> = &'a (dyn Fn(usize) + Sync);
 
-/// An opened place to run engines on.
-#[derive(Debug)]
+/// An opened place to run engines on. Clones share the GPU's device, queue and kernels.
+#[derive(Clone, Debug)]
 pub enum Device {
     /// The CPU reference engines, on every core.
     Cpu,

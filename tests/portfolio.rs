@@ -244,3 +244,131 @@ fn compare_takes_portfolio_entries_that_give_batchs_records() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `compare --backend gpu` runs the ILCA and RFSS entries on the GPU, one attempt at a time:
+/// their outcomes are the CPU's, the report says where they ran, and shards run on the two
+/// backends are not one run.
+#[test]
+fn compare_runs_its_ilca_and_rfss_entries_on_the_gpu_with_the_cpus_outcomes() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let dir = common::temp_dir("portfolio-compare-gpu");
+    let compare = |name: &str, args: &[&str]| {
+        let (json, csv) = (
+            dir.join(format!("{name}.json")),
+            dir.join(format!("{name}.csv")),
+        );
+        let mut all = vec!["compare", FAMOUS, "--algos", "ilca-shared:4:pull,rfss,acs"];
+        all.extend(["--runs", "2", "--max-iterations", "300", "--prune", "off"]);
+        all.extend([
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        all.extend(args);
+        let table = common::ok(&common::run(&all));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        (table, v, std::fs::read_to_string(&csv).unwrap())
+    };
+    let (cpu_table, cpu, cpu_csv) = compare("cpu", &[]);
+    let (gpu_table, gpu, gpu_csv) = compare("gpu", &["--backend", "gpu"]);
+    let outcome = |v: &serde_json::Value| -> Vec<String> {
+        (v["attempts"].as_array().unwrap().iter())
+            .map(|a| {
+                let key = ["algo", "puzzle", "run", "solved", "iterations"];
+                key.map(|k| a[k].to_string()).join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(outcome(&cpu).len(), 3 * 16 * 2);
+    assert_eq!(outcome(&cpu), outcome(&gpu));
+    assert!(cpu["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| { a["algo"] == "ilca-shared:4:pull" && a["solved"] == true }));
+    // Where they ran: absent on the CPU (reports as before); `gpu` and the adapter else.
+    assert!(cpu["params"].get("backend").is_none() && cpu.get("adapter").is_none());
+    assert_eq!(gpu["params"]["backend"], "gpu");
+    let adapter = gpu["adapter"].as_str().unwrap();
+    assert!(gpu_table.contains(&format!("ILCA and RFSS entries on GPU {adapter}")));
+    assert!(!cpu_table.contains("entries on"));
+    // The CSV's rows of those entries say `gpu`; the baseline's, run on the CPU, nothing.
+    let column = |csv: &str| -> Vec<(String, String)> {
+        let mut lines = csv.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let Some(at) = head.iter().position(|h| *h == "param_backend") else {
+            return Vec::new();
+        };
+        lines
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (f[0].to_string(), f[at].to_string())
+            })
+            .collect()
+    };
+    assert!(column(&cpu_csv).is_empty());
+    for (algo, backend) in column(&gpu_csv) {
+        assert_eq!(backend == "gpu", algo != "acs", "{algo}: {backend}");
+    }
+    // Shards on the two backends: their times are of two machines, so not one run.
+    let shard = |k: &str, backend: &str| {
+        let name = format!("shard{}-{backend}", &k[..1]);
+        compare(&name, &["--shard", k, "--backend", backend]);
+        dir.join(format!("{name}.json"))
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    let (one, two) = (shard("1/2", "cpu"), shard("2/2", "gpu"));
+    let refused = common::fails(&common::run(&["merge", &one, &two]));
+    assert!(refused.contains("params"), "{refused}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A compare entry given a GPU runs there (its buffers are in that device's pool afterwards),
+/// with the outcomes it has on the CPU.
+#[test]
+fn a_compare_entry_given_a_gpu_runs_on_it() {
+    use gpu_sudoku::backend::Device;
+    use gpu_sudoku::job::compare::{algos, Options};
+    if common::gpu().is_none() {
+        return;
+    }
+    // A device of its own, so that its pool holds only this test's buffers.
+    let gpu = gpu_sudoku::gpu::Gpu::open(None).unwrap();
+    assert_eq!(gpu.pooled_bytes(), 0);
+    let file = gpu_sudoku::puzzle::read_puzzles(FAMOUS, None).unwrap();
+    let grids: Vec<_> = file
+        .puzzles
+        .iter()
+        .take(3)
+        .map(|p| p.grid.clone())
+        .collect();
+    let options = Options {
+        max_iterations: Some(200),
+        ..Options::default()
+    };
+    let entry = &algos::entries("ilca-shared:4:pull", &options).unwrap()[0];
+    let budget = gpu_sudoku::baselines::Budget {
+        max_iterations: None,
+        max_time: None,
+    };
+    let attempts = |device: &Device| {
+        let (_, tried) =
+            algos::run_attempts(entry, device, &grids, 2, 0..6, 1, &budget, &|| {}).unwrap();
+        tried
+            .iter()
+            .map(|t| (t.solved, t.iterations))
+            .collect::<Vec<_>>()
+    };
+    let on_gpu = attempts(&Device::Gpu(Box::new(gpu.clone())));
+    assert!(
+        gpu.pooled_bytes() > 0,
+        "the attempts did not run on the GPU"
+    );
+    assert_eq!(on_gpu, attempts(&Device::Cpu));
+}

@@ -525,11 +525,12 @@ def batch(
 
 class CompareResult(_Report):
     """A finished comparison: ``rows`` (per file and algorithm), ``str()`` the table
-    ``gpu-sudoku compare`` prints, ``to_pandas()``, ``to_json``, ``to_csv``."""
+    ``gpu-sudoku compare`` prints, ``notes``, ``to_pandas()``, ``to_json``, ``to_csv``."""
 
     def __init__(self, done: Any):
         self.rows: List[Dict[str, Any]] = json.loads(done.rows)
         self.table: str = done.table
+        self.notes: List[str] = list(done.notes)
         self._done = done
 
     def _json(self) -> str:
@@ -567,6 +568,8 @@ def compare(
     prune: Optional[str] = None,
     share: Optional[float] = None,
     stall_generations: Optional[int] = None,
+    backend: str = "cpu",
+    adapter: Optional[str] = None,
     progress: Progress = None,
 ) -> CompareResult:
     """Runs several algorithms on the same puzzles, as ``gpu-sudoku compare`` does: ``ilca``,
@@ -576,7 +579,9 @@ def compare(
     (``backtrack,mrv,astar,ga,sa,hc,ilca,rfss``), 1 run, seed 1, 2 s per baseline attempt;
     ``prune``, ``share`` and ``stall_generations`` as its flags. ``time_limit`` is the budget
     as ``--time-limit`` takes it (``"500ms"``, ``"2s"``, ``"2m"``, or a number of seconds; 0:
-    none); ``budget_ms``, the report's name for it, gives it in milliseconds."""
+    none); ``budget_ms``, the report's name for it, gives it in milliseconds. ``backend`` is
+    where the ILCA and RFSS entries run, as ``--backend``: ``"cpu"`` (the default), ``"gpu"``
+    or ``"auto"``, with ``adapter`` as in ``batch``; the baselines always run on the CPU."""
     d = _native.defaults()
     if algos is None:
         algos = d["compare_algos"]
@@ -590,7 +595,16 @@ def compare(
     if time_limit is not None:
         budget_ms = _native.time_limit_ms(str(time_limit))
     budget_ms = d["budget_ms"] if budget_ms is None else budget_ms
-    command = _command("compare", {"algos": names, "runs": runs, "seed": seed})
+    command = _command(
+        "compare",
+        {
+            "algos": names,
+            "runs": runs,
+            "seed": seed,
+            "backend": None if backend == "cpu" else backend,
+            "adapter": adapter,
+        },
+    )
     done = _run(
         lambda cb: _native.compare(
             inputs,
@@ -603,6 +617,8 @@ def compare(
             prune,
             share,
             stall_generations,
+            backend,
+            adapter,
             cb,
             command,
         ),

@@ -28,6 +28,7 @@ class BatchDone:
 
 class CompareDone:
     table: str
+    notes: List[str]
     rows: str
     json: str
     csv: str
@@ -69,6 +70,8 @@ def compare(
     prune: Optional[str],
     share: Optional[float],
     stall_generations: Optional[int],
+    backend: str,
+    adapter: Optional[str],
     progress: Progress,
     command: List[str],
 ) -> CompareDone: ...

@@ -703,6 +703,9 @@ fn summary_json(label: &str, path: &str, s: &Summary) -> anyhow::Result<serde_js
 struct CompareDone {
     #[pyo3(get)]
     table: String,
+    /// Notes the command line prints on standard error (a CPU fallback).
+    #[pyo3(get)]
+    notes: Vec<String>,
     /// JSON: the rows (one per file and algorithm).
     #[pyo3(get)]
     rows: String,
@@ -715,7 +718,7 @@ struct CompareDone {
 /// Runs `gpu-sudoku compare`'s job: the algorithms `algos` names on every puzzle.
 #[pyfunction]
 #[pyo3(name = "compare")]
-#[pyo3(signature = (inputs, algos, runs, seed, budget_ms, max_iterations, preset, prune, share, stall_generations, progress, command))]
+#[pyo3(signature = (inputs, algos, runs, seed, budget_ms, max_iterations, preset, prune, share, stall_generations, backend, adapter, progress, command))]
 #[allow(clippy::too_many_arguments)]
 fn run_compare(
     py: Python<'_>,
@@ -729,6 +732,8 @@ fn run_compare(
     prune: Option<&Bound<'_, PyAny>>,
     share: Option<f64>,
     stall_generations: Option<u32>,
+    backend: &str,
+    adapter: Option<String>,
     progress: Option<&Bound<'_, PyAny>>,
     command: Vec<String>,
 ) -> PyResult<CompareDone> {
@@ -745,7 +750,13 @@ fn run_compare(
         stall_generations,
     };
     let entries = compare::algos::entries(algos, &options).map_err(value_error)?;
+    let backend = backend_named(backend)?;
+    let (device, why_cpu) = py
+        .detach(|| devices::open_one(backend, adapter.as_deref()))
+        .map_err(value_error)?;
+    let notes = why_cpu.map(|w| format!("running on the CPU: {w}"));
     let request = compare::Request {
+        device,
         runs,
         command,
         ..compare::Request::new(
@@ -770,7 +781,8 @@ fn run_compare(
         let mut csv = Vec::new();
         report.write_csv(&mut csv)?;
         let done = CompareDone {
-            table: compare::table(&report.rows),
+            table: request.device_line().unwrap_or_default() + &compare::table(&report.rows),
+            notes: notes.into_iter().collect(),
             rows: serde_json::to_string(&report.rows)?,
             json: String::from_utf8(json)?,
             csv: String::from_utf8(csv)?,

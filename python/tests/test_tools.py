@@ -53,6 +53,20 @@ def test_compare_rows_and_table():
         gs.compare([CLASSIC], "no-such-solver", progress=False)
 
 
+def test_compare_on_the_gpu_gives_the_cpus_outcomes(gpu):
+    algos, kw = ["ilca-shared:4:pull", "rfss", "exact"], dict(max_iterations=200, progress=False)
+    cpu = gs.compare([CLASSIC] * 2, algos, runs=2, **kw)
+    on_gpu = gs.compare([CLASSIC] * 2, algos, runs=2, backend="gpu", **kw)
+    key = ["algo", "puzzle", "run", "solved", "iterations"]
+    assert cpu.attempts()[key].equals(on_gpu.attempts()[key])
+    assert json.loads(on_gpu.to_json())["params"]["backend"] == "gpu"
+    assert "backend" not in json.loads(cpu.to_json())["params"]
+    assert "ILCA and RFSS entries on GPU" in str(on_gpu) and on_gpu.notes == []
+    assert set(on_gpu.attempts().dropna(subset=["param_backend"]).algo) == set(algos[:2])
+    with pytest.raises(ValueError, match="adapter"):
+        gs.compare([CLASSIC], "exact", adapter="0", progress=False)
+
+
 def test_trace_arrays():
     t = gs.trace([CLASSIC], run=0, preset="improved")
     k = len(t.steps)

@@ -9,7 +9,7 @@ bin=$1
 # COST_QUICK=1: two small points per curve, to try the script on a machine without a GPU.
 RUNS="1 10 100 1000 10000"; SIZES="2 3 4 5 6 7 8"; STEPS=100
 [ "${COST_QUICK:-}" ] && { RUNS="1 10"; SIZES="2 3"; STEPS=5; }
-log=$OUT/cost.log
+log=${DEVICE_LOG:-$OUT/cost.log}
 W=$(mktemp -d)
 # One bench, its "gpu"/"cpu" table rows as CSV columns: x, instances, then per engine
 # seconds, instance-steps/s and cell-updates/s.

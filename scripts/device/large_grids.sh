@@ -7,7 +7,7 @@
 set -u
 [ "${SKIP_SETUP:-}" ] || source scripts/device/setup.sh >/dev/null
 bin=$1
-log=$OUT/large-grids.log
+log=${DEVICE_LOG:-$OUT/large-grids.log}
 W=$(mktemp -d)
 # LARGE_QUICK=1: tiny runs, to try the script on a machine without a GPU.
 RUNS=100; STEPS=100; SIDES="25 36 49 64"; RG=10000

@@ -1,5 +1,5 @@
-//! `gpu-sudoku compare FILE... --algos …`: the classic baselines, ILCA and RFSS (CPU) side by
-//! side on the same puzzles: per algorithm × file the solved %, its 95% interval, the
+//! `gpu-sudoku compare FILE... --algos …`: the classic baselines, ILCA and RFSS (on the CPU, or
+//! with `--backend gpu` on a GPU) side by side on the same puzzles: per algorithm × file the solved %, its 95% interval, the
 //! time-to-solution, the time per attempt and the iterations; `--json`/`--csv` hold every
 //! attempt. Flags → [`compare::Request`] → [`compare::run`] → the table and the reports.
 //!
@@ -9,11 +9,12 @@
 //! `rfss-logic`, `rfss-lookahead` (the labelled enhancements); the registry is
 //! `gpu_sudoku::job::compare::algos`.
 
-use super::args::{choice, InputArgs, JobArgs, ReportArgs, TimeLimit};
+use super::args::{choice, DeviceArgs, InputArgs, JobArgs, ReportArgs, TimeLimit};
 use super::args::{print_table, refuse_duplicate_labels, refuse_stdin_twice};
 use super::ilca_args::preset_parser;
 use super::progress::bar_events;
 use anyhow::Result;
+use gpu_sudoku::backend::Backend;
 use gpu_sudoku::ilca::presets::Preset;
 use gpu_sudoku::ilca::Prune;
 use gpu_sudoku::job::compare::{self, Options, Plan, Request};
@@ -79,6 +80,15 @@ pub struct Args {
     /// as `batch --stall-generations` [default: 300].
     #[arg(long, value_name = "N")]
     pub stall_generations: Option<u32>,
+    /// Where the ILCA and RFSS entries run: cpu (one attempt per core at a time), gpu (one
+    /// attempt at a time on the GPU, each a batch of its instances, after an untimed warm-up
+    /// that compiles the kernels) or auto (a hardware GPU when one opens). Their outcomes are
+    /// the same on both; the baselines always run on the CPU.
+    #[arg(long, value_parser = choice::<Backend>(), default_value_t = Backend::Cpu)]
+    pub backend: Backend,
+    /// GPU adapter: index or part of the name from `gpu-sudoku adapters`.
+    #[arg(long)]
+    pub adapter: Option<String>,
     #[command(flatten)]
     pub reports: ReportArgs,
     #[command(flatten)]
@@ -96,7 +106,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         stall_generations: a.stall_generations,
     };
     let entries = compare::algos::entries(&a.algos, &options)?;
+    let device = DeviceArgs {
+        backend: a.backend,
+        adapter: a.adapter.clone(),
+    }
+    .open()?;
     let request = Request {
+        device,
         runs: a.runs as usize,
         shard: a.job.shard,
         chunk: a.job.chunk(compare::DEFAULT_CHUNK),
@@ -114,9 +130,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let report = compare::run(&plan, &keep, &events)?;
     events.finish();
     let shard = request.shard.map(|s| s.describe("attempts") + "\n");
+    let on_gpu = request.device_line().unwrap_or_default();
     print_table(
         &a.reports,
-        &(shard.unwrap_or_default() + &compare::table(&report.rows)),
+        &(shard.unwrap_or_default() + &on_gpu + &compare::table(&report.rows)),
     );
     a.reports
         .write_streamed(|w| report.write_json(w), |w| report.write_csv(w))?;

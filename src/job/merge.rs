@@ -599,6 +599,10 @@ pub fn compare(shards: &Shards, command: Vec<String>) -> Result<crate::job::comp
         params: first.params.clone(),
         inputs: first.inputs.clone(),
         shard: None,
+        // The shards' adapter where they all name one (each shard's is in the provenance).
+        adapter: (reports.iter().map(|r| r.adapter.clone()))
+            .reduce(|a, b| if a == b { a } else { None })
+            .flatten(),
         provenance: shards.provenance(),
         rows,
         attempts,

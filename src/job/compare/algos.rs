@@ -368,10 +368,12 @@ pub struct Tried {
 
 /// Attempts `items` of `entry` on `grids` (item i: puzzle i / runs, run i % runs), each timed
 /// alone, `tick` called as each finishes; with what an iteration is (nodes, trials,
-/// generations, steps). A baseline runs with `seed` (mixed per puzzle and run) and `budget`;
-/// ILCA and RFSS entries with their own parameters.
+/// generations, steps). A baseline runs on the CPU with `seed` (mixed per puzzle and run) and
+/// `budget`; ILCA and RFSS entries with their own parameters, on `device`.
+#[allow(clippy::too_many_arguments)]
 pub fn run_attempts(
     entry: &Entry,
+    device: &Device,
     grids: &[Grid],
     runs: usize,
     items: std::ops::Range<usize>,
@@ -379,69 +381,114 @@ pub fn run_attempts(
     budget: &Budget,
     tick: &(dyn Fn() + Sync),
 ) -> Result<(String, Vec<Tried>)> {
-    let tried = |solved, iterations, elapsed| Tried {
-        solved,
-        iterations,
-        elapsed,
-    };
     Ok(match entry {
         Entry::Baseline(name) => {
             let b = baselines::by_name(name, grids)?;
             let r = baselines::run_attempts(b.as_ref(), grids, runs, items, seed, budget, tick)
                 .into_iter()
-                .map(|x| tried(x.solved, x.iterations, x.elapsed))
+                .map(|x| Tried {
+                    solved: x.solved,
+                    iterations: x.iterations,
+                    elapsed: x.elapsed,
+                })
                 .collect();
             (b.unit().to_string(), r)
         }
-        // Each attempt runs alone through the CPU runner, so that it is timed alone; a
-        // portfolio's instances (runs run·N … run·N + N − 1) run together, as in `batch`.
+        // Each attempt runs alone through the runner, so that it is timed alone; a portfolio's
+        // instances (runs run·N … run·N + N − 1) run together, as in `batch`.
         Entry::Ilca(_, params, n, pull) => {
-            let r = items
-                .into_par_iter()
-                .map(|i| {
-                    let t = Instant::now();
-                    let batch = Batch {
-                        puzzles: grids,
-                        first_puzzle: 0,
-                        portfolio: *n,
-                        pull: *pull,
-                        settings: std::slice::from_ref(params),
-                        instances: (0..*n)
-                            .map(|j| Instance {
-                                setting: 0,
-                                puzzle: i / runs,
-                                run: i % runs * n + j,
-                            })
-                            .collect(),
-                    };
-                    let instances = ilca::run::run(&Device::Cpu, &batch, &|_| {})?;
-                    let res = crate::job::batch::portfolio_record(&instances, params.steps);
-                    tick();
-                    Ok(tried(res.solved, res.steps as u64, t.elapsed()))
+            let attempt = |i: usize, params: &IlcaParams| -> Result<Tried> {
+                let t = Instant::now();
+                let batch = Batch {
+                    puzzles: grids,
+                    first_puzzle: 0,
+                    portfolio: *n,
+                    pull: *pull,
+                    settings: std::slice::from_ref(params),
+                    instances: (0..*n)
+                        .map(|j| Instance {
+                            setting: 0,
+                            puzzle: i / runs,
+                            run: i % runs * n + j,
+                        })
+                        .collect(),
+                };
+                let instances = ilca::run::run(device, &batch, &|_| {})?;
+                let res = crate::job::batch::portfolio_record(&instances, params.steps);
+                Ok(Tried {
+                    solved: res.solved,
+                    iterations: res.steps as u64,
+                    elapsed: t.elapsed(),
                 })
-                .collect::<Result<Vec<_>>>()?;
+            };
+            // The warm-up's step limit: the shortest the setting takes (its reset periods
+            // included), so that it runs every kernel the attempts do.
+            let warm_up = IlcaParams {
+                steps: params.sr.max(params.restart).max(1),
+                ..params.clone()
+            };
+            let r = each_attempt(
+                device,
+                items,
+                tick,
+                |i| attempt(i, params),
+                |i| attempt(i, &warm_up).map(drop),
+            )?;
             ("steps".into(), r)
         }
         // RFSS is deterministic: every run of a puzzle is the same run, timed again.
         Entry::Rfss(_, params) => {
-            let r = items
-                .into_par_iter()
-                .map(|i| {
-                    let p = i / runs;
-                    let t = Instant::now();
-                    let o = rfss::run::run(
-                        &Device::Cpu,
-                        std::slice::from_ref(&grids[p]),
-                        params,
-                        &|_| {},
-                    )?
+            let attempt = |i: usize, params: &RfssParams| -> Result<Tried> {
+                let p = i / runs;
+                let t = Instant::now();
+                let o = rfss::run::run(device, std::slice::from_ref(&grids[p]), params, &|_| {})?
                     .remove(0);
-                    let res = o.to_instance_result(p);
-                    tick();
-                    Ok(tried(res.solved, res.steps as u64, t.elapsed()))
+                let res = o.to_instance_result(p);
+                Ok(Tried {
+                    solved: res.solved,
+                    iterations: res.steps as u64,
+                    elapsed: t.elapsed(),
                 })
-                .collect::<Result<Vec<_>>>()?;
+            };
+            let warm_up = RfssParams {
+                max_generations: 1,
+                ..params.clone()
+            };
+            let r = each_attempt(
+                device,
+                items,
+                tick,
+                |i| attempt(i, params),
+                |i| attempt(i, &warm_up).map(drop),
+            )?;
             ("generations".into(), r)
         }
     })
+}
+
+/// Runs `attempt` on every item, `tick` after each: on the CPU one attempt per core at a time;
+/// on a GPU one at a time, each alone on the device, after `warm_up` (a short untimed run of
+/// the first item) has compiled the kernels and made the buffers the attempts reuse, so the
+/// first attempt's time is not a process's start-up.
+fn each_attempt(
+    device: &Device,
+    items: std::ops::Range<usize>,
+    tick: &(dyn Fn() + Sync),
+    attempt: impl Fn(usize) -> Result<Tried> + Sync,
+    warm_up: impl Fn(usize) -> Result<()>,
+) -> Result<Vec<Tried>> {
+    let timed = |i| {
+        let t = attempt(i)?;
+        tick();
+        Ok(t)
+    };
+    match device {
+        Device::Cpu => items.into_par_iter().map(timed).collect(),
+        Device::Gpu(_) => {
+            if !items.is_empty() {
+                warm_up(items.start)?;
+            }
+            items.map(timed).collect()
+        }
+    }
 }

@@ -1,7 +1,8 @@
-//! The compare job: the classic baselines, ILCA and RFSS (on the CPU) side by side on the same
-//! puzzles, every entry of `--algos` on every puzzle of every file, `runs` attempts each, in
-//! chunks kept in a journal (resumable); per entry and file a [`Row`] of solved %, its 95%
-//! interval, TTS99, time per attempt and iterations, and every attempt for the reports.
+//! The compare job: the classic baselines (on the CPU), ILCA and RFSS (on the CPU or a GPU,
+//! [`Request::device`]) side by side on the same puzzles, every entry of `--algos` on every
+//! puzzle of every file, `runs` attempts each, in chunks kept in a journal (resumable); per
+//! entry and file a [`Row`] of solved %, its 95% interval, TTS99, time per attempt and
+//! iterations, and every attempt for the reports.
 //!
 //! ```no_run
 //! use gpu_sudoku::job::{self, compare::{self, Options, Plan, Request}};
@@ -27,6 +28,7 @@ pub use stats::{row, table, AttemptOutcome, Row};
 
 use super::journal::{check_items, check_seconds, Journal, Span};
 use super::{Events, Keep};
+use crate::backend::Device;
 use crate::baselines::Budget;
 use crate::puzzle::{Grid, PuzzleFile};
 use crate::report::batch::{provenance_here, InputInfo, SCHEMA};
@@ -59,12 +61,17 @@ pub const DEFAULT_BUDGET_MS: u64 = 2000;
 pub const CSV_HEAD: &str = "algo,file,puzzle,run,solved,iterations,unit,seconds,path,line";
 
 /// A comparison to run: the files (read and checked), the entries (their parameters folded
-/// in, see [`algos::entries`]), attempts per puzzle, the seed and limits of the baselines,
-/// which shard of the work, the chunk size, and the command line that asked for it.
+/// in, see [`algos::entries`]), where the ILCA and RFSS entries run, attempts per puzzle, the
+/// seed and limits of the baselines, which shard of the work, the chunk size, and the command
+/// line that asked for it.
 #[derive(Clone, Debug)]
 pub struct Request {
     pub files: Vec<PuzzleFile>,
     pub entries: Vec<Entry>,
+    /// Where the ILCA and RFSS entries run (the baselines always run on the CPU): the CPU (one
+    /// attempt per core at a time), or a GPU (one attempt at a time, each a batch of its
+    /// instances, the kernels compiled before the first is timed).
+    pub device: Device,
     pub runs: usize,
     pub seed: u64,
     pub budget_ms: u64,
@@ -82,6 +89,7 @@ impl Request {
         Request {
             files,
             entries,
+            device: Device::Cpu,
             runs: DEFAULT_RUNS,
             seed: options.seed,
             budget_ms: options.budget_ms,
@@ -90,6 +98,13 @@ impl Request {
             chunk: DEFAULT_CHUNK,
             command: Vec::new(),
         }
+    }
+
+    /// The line above the table when the ILCA and RFSS entries run on a GPU, naming it (their
+    /// times are its times).
+    pub fn device_line(&self) -> Option<String> {
+        (self.device.gpu())
+            .map(|_| format!("ILCA and RFSS entries on {}\n", self.device.describe()))
     }
 
     /// The limits of a baseline's attempt.
@@ -114,6 +129,7 @@ impl Request {
             budget_ms: self.budget_ms,
             max_iterations: self.max_iterations,
             settings,
+            backend: self.device.gpu().map(|_| self.device.name().to_string()),
         })
     }
 }
@@ -343,6 +359,10 @@ pub struct Report<A = Vec<AttemptRecord>> {
     pub inputs: Vec<InputInfo>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub shard: Option<Shard>,
+    /// The GPU adapter the ILCA and RFSS entries ran on (`params.backend`), as `batch`
+    /// reports name theirs; absent when they ran on the CPU.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub adapter: Option<String>,
     pub provenance: serde_json::Value,
     pub rows: Vec<Row>,
     pub attempts: A,
@@ -413,6 +433,11 @@ pub struct Params {
     pub max_iterations: Option<u64>,
     /// The parameters of each ILCA and RFSS entry of `algos`, by name.
     pub settings: BTreeMap<String, serde_json::Value>,
+    /// Where the ILCA and RFSS entries ran when not on the CPU: `gpu` (the report's `adapter`
+    /// names it). Their outcomes are the CPU's, bit for bit; their times are the GPU's. The
+    /// baselines always run on the CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
 }
 
 impl Params {
@@ -420,7 +445,13 @@ impl Params {
     /// a baseline the run's `budget_ms`, `max_iterations` and `seed` (its limits and seed).
     pub fn of_entry(&self, algo: &str) -> serde_json::Map<String, serde_json::Value> {
         match self.settings.get(algo) {
-            Some(serde_json::Value::Object(m)) => m.clone(),
+            Some(serde_json::Value::Object(m)) => {
+                let mut m = m.clone();
+                if let Some(backend) = &self.backend {
+                    m.insert("backend".into(), backend.clone().into());
+                }
+                m
+            }
             Some(_) => serde_json::Map::new(),
             None => serde_json::json!({
                 "budget_ms": self.budget_ms,
@@ -589,6 +620,7 @@ pub fn run(plan: &Plan, keep: &Keep, events: &dyn Events) -> Result<Report<Journ
         params: plan.params.clone(),
         inputs: req.files.iter().map(InputInfo::of_file).collect(),
         shard: req.shard,
+        adapter: req.device.adapter(),
         provenance: provenance_here(started),
         rows,
         attempts: Journaled {
@@ -669,6 +701,7 @@ impl Running<'_> {
         let tick = move || events.advance(1);
         let (unit, tried) = algos::run_attempts(
             entry,
+            &req.device,
             &file.grids,
             runs,
             items.clone(),
