@@ -11,6 +11,9 @@ use gpu_sudoku::job::{self, batch};
 use gpu_sudoku::puzzle::{parse_str, PuzzleFile};
 use gpu_sudoku::rfss::{self, RfssParams};
 
+/// The stop request is one flag for the process: its tests take turns.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn is_interrupted<T>(r: anyhow::Result<T>) -> bool {
     r.err()
         .is_some_and(|e| e.chain().any(|c| c.downcast_ref::<Interrupted>().is_some()))
@@ -18,6 +21,7 @@ fn is_interrupted<T>(r: anyhow::Result<T>) -> bool {
 
 #[test]
 fn a_stop_request_ends_every_engine_and_keeps_no_chunk() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let puzzles = vec![common::grid(common::CLASSIC); 4];
     let params = IlcaParams::default();
     let ilca = Batch::runs(&puzzles, &params, 8);
@@ -76,4 +80,39 @@ fn tempfile_dir() -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("gpu-sudoku-interrupt-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// A stop request that comes while a chunk's results wait on the GPU (requested from the
+/// progress callback, between chunks) ends the batch, and the device's next batch, which reuses
+/// its buffers, still gives the CPU's results: no buffer left mapped goes back to the pool.
+#[test]
+fn a_stop_between_chunks_leaves_the_device_usable() {
+    use gpu_sudoku::ilca::{cpu, gpu as gpu_ilca};
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if common::gpu().is_none() {
+        return;
+    }
+    let gpu = gpu_sudoku::gpu::Gpu::open(None).unwrap();
+    let puzzles = vec![common::grid(common::CLASSIC); 3];
+    let params = IlcaParams {
+        steps: 30,
+        ..Default::default()
+    };
+    let batch = Batch::runs(&puzzles, &params, 4);
+    let opts = gpu_ilca::GpuOptions {
+        max_chunk: 4,
+        ..Default::default()
+    };
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let stop_at_first = |_: usize| {
+        if calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            interrupt::request();
+        }
+    };
+    let r = gpu_ilca::run(&gpu, &batch, &opts, &stop_at_first);
+    interrupt::clear();
+    assert!(is_interrupted(r));
+    assert!(calls.into_inner() >= 1);
+    let again = gpu_ilca::run(&gpu, &batch, &opts, &|_| {}).unwrap();
+    assert_eq!(again, cpu::run(&batch, &|_| {}));
 }

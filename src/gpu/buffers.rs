@@ -229,29 +229,68 @@ impl Gpu {
         bytes: u64,
         read: impl FnOnce(&[u8]) -> R,
     ) -> Result<R> {
-        let idx = self.queue.submit([enc.finish()]);
         if bytes == 0 {
+            self.queue.submit([enc.finish()]);
             return Ok(read(&[]));
         }
-        let (tx, rx) = std::sync::mpsc::channel();
+        let reading = self.submit_reading(enc, staging, bytes);
+        self.read_back(reading, staging, read)
+    }
+
+    /// Submits `enc` and asks for the first `bytes` (more than 0) of `staging` to be mapped
+    /// once it has run, without waiting: the host goes on (submits more, builds results) and
+    /// [`Gpu::read_back`] waits later. Until then `staging` must not be used again.
+    pub fn submit_reading(
+        &self,
+        enc: wgpu::CommandEncoder,
+        staging: &wgpu::Buffer,
+        bytes: u64,
+    ) -> Reading {
+        let submission = self.queue.submit([enc.finish()]);
+        let (tx, mapped) = std::sync::mpsc::channel();
         staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
             let _ = tx.send(r);
         });
+        Reading {
+            submission,
+            mapped,
+            bytes,
+        }
+    }
+
+    /// Waits for the readback `reading` of `staging` ([`Gpu::submit_reading`]), hands its
+    /// bytes to `read` where they are mapped, unmaps them, and returns what `read` returns.
+    /// Work submitted after it keeps running meanwhile.
+    pub fn read_back<R>(
+        &self,
+        reading: Reading,
+        staging: &wgpu::Buffer,
+        read: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R> {
         self.device
             .poll(wgpu::PollType::Wait {
-                submission_index: Some(idx),
+                submission_index: Some(reading.submission),
                 timeout: None,
             })
             .context("waiting for the GPU")?;
-        rx.recv()
+        reading
+            .mapped
+            .recv()
             .context("the GPU readback was dropped")?
             .context("mapping the readback buffer")?;
         let out = read(
             &staging
-                .get_mapped_range(..bytes)
+                .get_mapped_range(..reading.bytes)
                 .context("reading the mapped buffer")?,
         );
         staging.unmap();
         Ok(out)
     }
+}
+
+/// A readback submitted and not yet waited for ([`Gpu::submit_reading`]).
+pub struct Reading {
+    submission: wgpu::SubmissionIndex,
+    mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    bytes: u64,
 }

@@ -3,7 +3,7 @@
 //! kernel, a per-device cache of compiled kernels, and the loop budget that sizes dispatches.
 
 mod buffers;
-pub use buffers::Lent;
+pub use buffers::{Lent, Reading};
 mod context;
 pub mod layout;
 mod pipeline;

@@ -633,38 +633,109 @@ fn run_inner(
     }
     let mut results = Vec::with_capacity(batch.instances.len());
     let mut weights = Vec::new();
+    // A chunk's results are read back and built (checked on every core) once the next chunk's
+    // first submission is on the GPU, and the next chunk is prepared while the GPU runs its
+    // last one: the host's work overlaps the device's.
+    let mut pending = None;
     let mut first = 0;
-    for part in batch.instances.chunks(chunk) {
-        let (r, w) = run_chunk(
+    for (k, part) in batch.instances.chunks(chunk).enumerate() {
+        let (built, next) = run_chunk(
             gpu,
             &kernel,
             &tables_buf,
             batch,
-            (first, part),
+            (k, first, part),
             opts,
             progress,
             keep_weights,
+            pending.take(),
             phases,
         )?;
+        if let Some((r, w)) = built {
+            results.extend(r);
+            weights.extend(w);
+        }
+        pending = Some(next);
         first += part.len();
+    }
+    if let Some(last) = pending {
+        let (r, w) = last.finish(gpu, phases)?;
         results.extend(r);
         weights.extend(w);
     }
     Ok((results, weights))
 }
 
+/// A chunk's results and, when kept, its final weights.
+type Built = (Vec<InstanceResult>, Vec<Vec<f32>>);
+
+/// How a chunk's results are built from its mapped readback.
+type Builder<'a> = Box<dyn FnOnce(&[u8]) -> Result<Built> + 'a>;
+
+/// The readback buffers of consecutive chunks: one chunk's results wait in one while the next
+/// chunk's status words come back through the other (both kept in the device's pool).
+const READBACK: [&str; 2] = ["ilca readback", "ilca readback (next chunk)"];
+
+/// A chunk whose last submission (its status words and grids copied for the readback) is on
+/// the GPU and not yet read: [`Pending::finish`] waits for it and builds the results.
+struct Pending<'a> {
+    staging: crate::gpu::Lent,
+    /// Taken by `finish`; still here when the chunk is dropped unread (an error), so its
+    /// buffer, maybe still to be mapped, is not lent again.
+    reading: Option<crate::gpu::Reading>,
+    build: Option<Builder<'a>>,
+    /// Instances of the chunk that `progress` has not counted yet.
+    unreported: usize,
+    progress: &'a (dyn Fn(usize) + Sync),
+}
+
+impl Pending<'_> {
+    fn finish(mut self, gpu: &Gpu, phases: &mut Phases) -> Result<Built> {
+        let clock = std::time::Instant::now();
+        let (Some(reading), Some(build)) = (self.reading.take(), self.build.take()) else {
+            anyhow::bail!("a chunk's results were read twice");
+        };
+        let mut building = std::time::Duration::ZERO;
+        let built = gpu.read_back(reading, &self.staging, |bytes| {
+            let clock = std::time::Instant::now();
+            let built = build(bytes);
+            building = clock.elapsed();
+            built
+        });
+        let built = built.inspect_err(|_| self.staging.spoil())??;
+        phases.results += building;
+        phases.compute += clock.elapsed() - building;
+        (self.progress)(self.unreported);
+        // A stop request during the last submission: nothing of the chunk is kept.
+        crate::interrupt::check()?;
+        Ok(built)
+    }
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        if self.reading.is_some() {
+            self.staging.spoil();
+        }
+    }
+}
+
+/// Runs chunk `k` (`part`, the batch's instances from `first` on) up to its last submission,
+/// which it leaves on the GPU as a [`Pending`]; once its own first submission is on the GPU,
+/// it finishes the chunk before it (`previous`) and returns those results too.
 #[allow(clippy::too_many_arguments)]
-fn run_chunk(
+fn run_chunk<'a>(
     gpu: &Gpu,
     kernel: &Kernel,
     tables_buf: &wgpu::Buffer,
-    batch: &Batch,
-    (first, part): (usize, &[Instance]),
+    batch: &'a Batch,
+    (k, first, part): (usize, usize, &'a [Instance]),
     opts: &GpuOptions,
-    progress: &(dyn Fn(usize) + Sync),
+    progress: &'a (dyn Fn(usize) + Sync),
     keep_weights: bool,
+    mut previous: Option<Pending<'a>>,
     phases: &mut Phases,
-) -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
+) -> Result<(Option<Built>, Pending<'a>)> {
     let clock = std::time::Instant::now();
     // The portfolio (`Batch::portfolio`) of instance k of the part.
     let portfolio_of = |k: usize| (first + k) / batch.portfolio.max(1);
@@ -782,7 +853,7 @@ fn run_chunk(
         0
     };
     let all_bytes = status_bytes + grids_bytes + weights_bytes;
-    let staging = gpu.lend_staging("ilca readback", all_bytes);
+    let staging = gpu.lend_staging(READBACK[k % 2], all_bytes);
     let copy_results = |enc: &mut wgpu::CommandEncoder| {
         packed.record(enc);
         enc.copy_buffer_to_buffer(&packed.grids, 0, &staging, status_bytes, grids_bytes);
@@ -796,26 +867,21 @@ fn run_chunk(
 
     // The results, built where the last readback is mapped (no copy of it first), on every
     // core (a million instances take half a second on one): grids built and checked.
-    let results_clock = std::cell::Cell::new(std::time::Duration::ZERO);
-    let build = |bytes: &[u8]| -> Result<(Vec<InstanceResult>, Vec<Vec<f32>>)> {
-        let clock = std::time::Instant::now();
+    let (b, puzzles, settings) = (kernel.b, batch.puzzles, batch.settings);
+    let build = move |bytes: &[u8]| -> Result<Built> {
         let (at, end) = (status_bytes as usize, (status_bytes + grids_bytes) as usize);
         let (status, grids) = (view::<u32>(&bytes[..at]), &bytes[at..end]);
         let out = (part.par_iter().enumerate())
             .map(|(k, i)| -> Result<InstanceResult> {
                 let first = k * grid_stride;
-                let grid = Grid::from_cells(kernel.b, grids[first..first + cells].to_vec())?;
+                let grid = Grid::from_cells(b, grids[first..first + cells].to_vec())?;
                 let st = status[k];
                 let ok = st != 0 && st & EXHAUSTED == 0;
                 Ok(InstanceResult {
                     puzzle: i.puzzle,
                     run: i.run,
-                    solved: ok && grid.is_solution_of(&batch.puzzles[i.puzzle]),
-                    steps: if ok {
-                        st
-                    } else {
-                        batch.settings[i.setting].steps
-                    },
+                    solved: ok && grid.is_solution_of(&puzzles[i.puzzle]),
+                    steps: if ok { st } else { settings[i.setting].steps },
                     grid: grid.to_line(),
                 })
             })
@@ -824,13 +890,25 @@ fn run_chunk(
             .chunks((cells * n).max(1))
             .map(<[f32]>::to_vec)
             .collect();
-        results_clock.set(clock.elapsed());
         Ok((out, weights))
     };
 
+    // The previous chunk's results: built once this chunk's first submission is on the GPU.
+    let mut built_previous = None;
+    let mut finishing = std::time::Duration::ZERO;
+    let mut finish_previous = |previous: &mut Option<Pending<'a>>, phases: &mut Phases| {
+        let Some(p) = previous.take() else {
+            return Ok(());
+        };
+        let clock = std::time::Instant::now();
+        let built = p.finish(gpu, phases);
+        finishing += clock.elapsed();
+        built_previous = Some(built.inspect_err(|_| staging.spoil())?);
+        anyhow::Ok(())
+    };
     let mut t0 = 0u32;
     let mut finished = 0usize;
-    let mut built = None;
+    let mut last_reading = None;
     while t0 < max_steps {
         let end_t = t0 + k_steps.min(max_steps - t0);
         let mut list = Vec::new();
@@ -871,28 +949,33 @@ fn run_chunk(
             }
         }
         t0 = end_t;
-        // Only the status words come back between submissions.
+        // Only the status words come back between submissions; the last one also brings the
+        // results, read by `Pending::finish`.
         enc.copy_buffer_to_buffer(&status_buf, 0, &staging, 0, status_bytes);
         let last = t0 == max_steps;
         if last {
             copy_results(&mut enc);
         }
-        let (mut done, results, status) = gpu
-            .submit_and_read_with(
-                enc,
-                &staging,
-                if last { all_bytes } else { status_bytes },
-                |bytes| {
-                    let status = bytes[..status_bytes as usize].chunks_exact(4);
-                    let done = status.filter(|s| s != &[0; 4]).count();
-                    // In portfolios, the status words decide which instances stop.
-                    let words = (batch.portfolio > 1 && !last && done < count)
-                        .then(|| view::<u32>(&bytes[..status_bytes as usize]).into_owned());
-                    (done, last.then(|| build(bytes)), words)
-                },
-            )
+        let reading =
+            gpu.submit_reading(enc, &staging, if last { all_bytes } else { status_bytes });
+        if let Err(e) = finish_previous(&mut previous, phases) {
+            drop(reading);
+            return Err(e);
+        }
+        if last {
+            last_reading = Some(reading);
+            break;
+        }
+        let (mut done, status) = gpu
+            .read_back(reading, &staging, |bytes| {
+                let status = bytes[..status_bytes as usize].chunks_exact(4);
+                let done = status.filter(|s| s != &[0; 4]).count();
+                // In portfolios, the status words decide which instances stop.
+                let words = (batch.portfolio > 1 && done < count)
+                    .then(|| view::<u32>(&bytes[..status_bytes as usize]).into_owned());
+                (done, words)
+            })
             .inspect_err(|_| staging.spoil())?;
-        built = results;
         if let Some(mut status) = status {
             // An instance still running in a portfolio one of whose instances has solved (in
             // at most the steps run so far) can no longer be its first solution: it stops, as
@@ -921,11 +1004,11 @@ fn run_chunk(
             break;
         }
     }
-    // Cannot happen once every step ran; counted so progress still ends at 100%.
-    progress(count - finished);
-    let (out, weights) = match built {
-        Some(b) => b?,
-        // Every instance finished before the last step.
+    // (The loop ran at least once, so the previous chunk is finished; this keeps it so.)
+    finish_previous(&mut previous, phases)?;
+    let reading = match last_reading {
+        Some(r) => r,
+        // Every instance finished before the last step: the results alone.
         None => {
             let mut enc = gpu
                 .device
@@ -934,13 +1017,18 @@ fn run_chunk(
                 });
             enc.copy_buffer_to_buffer(&status_buf, 0, &staging, 0, status_bytes);
             copy_results(&mut enc);
-            (gpu.submit_and_read_with(enc, &staging, all_bytes, build))
-                .inspect_err(|_| staging.spoil())??
+            gpu.submit_reading(enc, &staging, all_bytes)
         }
     };
-    phases.compute += clock.elapsed() - results_clock.get();
-    phases.results += results_clock.get();
-    Ok((out, weights))
+    phases.compute += clock.elapsed() - finishing;
+    let pending = Pending {
+        staging,
+        reading: Some(reading),
+        build: Some(Box::new(build)),
+        unreported: count - finished,
+        progress,
+    };
+    Ok((built_previous, pending))
 }
 
 /// `bytes` as values of `T` where they lie, aligned as a mapped range is
