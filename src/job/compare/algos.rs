@@ -13,6 +13,7 @@ use crate::choice::Choice;
 use crate::ilca::presets::{self, Preset};
 use crate::ilca::{self, Batch, IlcaParams, Instance, Prune, Pull};
 use crate::puzzle::Grid;
+use crate::report::InstanceResult;
 use crate::rfss::{self, Enhancement, RfssParams};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
@@ -397,8 +398,14 @@ pub fn run_attempts(
         // Each attempt runs alone through the runner, so that it is timed alone; a portfolio's
         // instances (runs run·N … run·N + N − 1) run together, as in `batch`.
         Entry::Ilca(_, params, n, pull) => {
-            let attempt = |i: usize, params: &IlcaParams| -> Result<Tried> {
-                let t = Instant::now();
+            // The warm-up's step limit: the shortest the setting takes (its reset periods
+            // included), so that it runs every kernel the attempts do.
+            let warm_up = IlcaParams {
+                steps: params.sr.max(params.restart).max(1),
+                ..params.clone()
+            };
+            let attempt = |i: usize, warm: bool| {
+                let params = if warm { &warm_up } else { params };
                 let batch = Batch {
                     puzzles: grids,
                     first_puzzle: 0,
@@ -414,79 +421,59 @@ pub fn run_attempts(
                         .collect(),
                 };
                 let instances = ilca::run::run(device, &batch, &|_| {})?;
-                let res = crate::job::batch::portfolio_record(&instances, params.steps);
-                Ok(Tried {
-                    solved: res.solved,
-                    iterations: res.steps as u64,
-                    elapsed: t.elapsed(),
-                })
+                Ok(crate::job::batch::portfolio_record(
+                    &instances,
+                    params.steps,
+                ))
             };
-            // The warm-up's step limit: the shortest the setting takes (its reset periods
-            // included), so that it runs every kernel the attempts do.
-            let warm_up = IlcaParams {
-                steps: params.sr.max(params.restart).max(1),
-                ..params.clone()
-            };
-            let r = each_attempt(
-                device,
-                items,
-                tick,
-                |i| attempt(i, params),
-                |i| attempt(i, &warm_up).map(drop),
-            )?;
-            ("steps".into(), r)
+            ("steps".into(), each_attempt(device, items, tick, attempt)?)
         }
         // RFSS is deterministic: every run of a puzzle is the same run, timed again.
         Entry::Rfss(_, params) => {
-            let attempt = |i: usize, params: &RfssParams| -> Result<Tried> {
-                let p = i / runs;
-                let t = Instant::now();
-                let o = rfss::run::run(device, std::slice::from_ref(&grids[p]), params, &|_| {})?
-                    .remove(0);
-                let res = o.to_instance_result(p);
-                Ok(Tried {
-                    solved: res.solved,
-                    iterations: res.steps as u64,
-                    elapsed: t.elapsed(),
-                })
-            };
             let warm_up = RfssParams {
                 max_generations: 1,
                 ..params.clone()
             };
-            let r = each_attempt(
-                device,
-                items,
-                tick,
-                |i| attempt(i, params),
-                |i| attempt(i, &warm_up).map(drop),
-            )?;
-            ("generations".into(), r)
+            let attempt = |i: usize, warm: bool| {
+                let (p, params) = (i / runs, if warm { &warm_up } else { params });
+                let grid = std::slice::from_ref(&grids[p]);
+                let o = rfss::run::run(device, grid, params, &|_| {})?.remove(0);
+                Ok(o.to_instance_result(p))
+            };
+            (
+                "generations".into(),
+                each_attempt(device, items, tick, attempt)?,
+            )
         }
     })
 }
 
-/// Runs `attempt` on every item, `tick` after each: on the CPU one attempt per core at a time;
-/// on a GPU one at a time, each alone on the device, after `warm_up` (a short untimed run of
-/// the first item) has compiled the kernels and made the buffers the attempts reuse, so the
-/// first attempt's time is not a process's start-up.
+/// Runs `attempt(item, false)` on every item, each timed alone, `tick` after each: on the CPU
+/// one attempt per core at a time; on a GPU one at a time, each alone on the device, after
+/// `attempt(first item, true)` (a short untimed warm-up) has compiled the kernels and made the
+/// buffers the attempts reuse, so the first attempt's time is not a process's start-up.
 fn each_attempt(
     device: &Device,
     items: std::ops::Range<usize>,
     tick: &(dyn Fn() + Sync),
-    attempt: impl Fn(usize) -> Result<Tried> + Sync,
-    warm_up: impl Fn(usize) -> Result<()>,
+    attempt: impl Fn(usize, bool) -> Result<InstanceResult> + Sync,
 ) -> Result<Vec<Tried>> {
     let timed = |i| {
-        let t = attempt(i)?;
+        let t = Instant::now();
+        let res = attempt(i, false)?;
+        let tried = Tried {
+            solved: res.solved,
+            iterations: res.steps as u64,
+            elapsed: t.elapsed(),
+        };
         tick();
-        Ok(t)
+        Ok(tried)
     };
     match device {
         Device::Cpu => items.into_par_iter().map(timed).collect(),
         Device::Gpu(_) => {
             if !items.is_empty() {
-                warm_up(items.start)?;
+                attempt(items.start, true)?;
             }
             items.map(timed).collect()
         }
