@@ -545,13 +545,15 @@ pub fn run(
 /// Where the wall time of a GPU run went (`gpu-sudoku bench` prints it).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Phases {
-    /// Host work before the GPU is touched: tables, initial weights, instance lines.
+    /// Host work before a chunk's first submission: tables, initial weights, instance lines
+    /// (from the second chunk on, while the GPU runs the previous chunk's last submission).
     pub prepare: std::time::Duration,
     /// Buffers created and their contents handed to the driver, the bind group (host side:
     /// the copies themselves run with the first submission, inside `compute`).
     pub upload: std::time::Duration,
-    /// From the first submission until the results are back on the host: the kernel's
-    /// dispatches, the status read after each submission and the final readback.
+    /// The rest of the host's wait on the GPU: recording and submitting, the status read
+    /// after each submission and the wait for each chunk's final readback (from the second
+    /// chunk on, the GPU runs the next chunk meanwhile).
     pub compute: std::time::Duration,
     /// Host work on the read-back results: grids built and checked.
     pub results: std::time::Duration,
