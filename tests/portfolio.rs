@@ -326,6 +326,28 @@ fn compare_runs_its_ilca_and_rfss_entries_on_the_gpu_with_the_cpus_outcomes() {
     let (one, two) = (shard("1/2", "cpu"), shard("2/2", "gpu"));
     let refused = common::fails(&common::run(&["merge", &one, &two]));
     assert!(refused.contains("params"), "{refused}");
+    // Nor does a journal begun on the CPU resume on the GPU.
+    let report = dir.join("killed.json");
+    let run = [
+        "compare",
+        FAMOUS,
+        "--algos",
+        "ilca-shared:4",
+        "--runs",
+        "50",
+        "--max-iterations",
+        "2000",
+        "--chunk",
+        "8",
+        "--json",
+        report.to_str().unwrap(),
+    ];
+    let mut child = common::bin().args(run).spawn().unwrap();
+    let journal = dir.join("killed.json.partial.jsonl");
+    common::kill_when_journal_has(&mut child, &journal, 2);
+    let resumed = common::run(&[&run[..], &["--resume", "--backend", "gpu"]].concat());
+    let refused = common::fails(&resumed);
+    assert!(refused.contains("params.backend"), "{refused}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
