@@ -898,7 +898,8 @@ fn run_chunk<'a>(
     // The previous chunk's results: built once this chunk's first submission is on the GPU.
     let mut built_previous = None;
     let mut finishing = std::time::Duration::ZERO;
-    let mut finish_previous = |previous: &mut Option<Pending<'a>>, phases: &mut Phases| {
+    // On an error this chunk's readback may be pending: its buffer is not lent again.
+    let mut finish_previous = || {
         let Some(p) = previous.take() else {
             return Ok(());
         };
@@ -960,10 +961,7 @@ fn run_chunk<'a>(
         }
         let reading =
             gpu.submit_reading(enc, &staging, if last { all_bytes } else { status_bytes });
-        if let Err(e) = finish_previous(&mut previous, phases) {
-            drop(reading);
-            return Err(e);
-        }
+        finish_previous()?;
         if last {
             last_reading = Some(reading);
             break;
@@ -1007,7 +1005,7 @@ fn run_chunk<'a>(
         }
     }
     // (The loop ran at least once, so the previous chunk is finished; this keeps it so.)
-    finish_previous(&mut previous, phases)?;
+    finish_previous()?;
     let reading = match last_reading {
         Some(r) => r,
         // Every instance finished before the last step: the results alone.
