@@ -11,6 +11,15 @@
 // Arithmetic on weights is only f32 multiplies by host-made factors and by powers of two, and
 // comparisons: nothing a driver can fuse or reorder, so results equal the CPU's bit for bit.
 //
+// Unit counts (COUNTS, wherever an invocation owns several cells, whose peers are then computed
+// rather than kept in registers): per instance, unit and digit, how many of the unit's cells hold
+// the digit, a byte each. A cell's `choose` moves its own three counts when its digit changes;
+// `degrees` then reads them after the first barrier: the peers sharing digit v number
+// row + column + box - (row within the box) - (column within the box) - 1, so a degree costs 2B
+// state reads instead of NP. `learn` reads no count (the next `choose` may be moving them): it
+// keeps those numbers per own cell, and the reward test of COMPARE_SHARING visits only the parts
+// of the peers (row, column, rest of the box) that hold the digit, until it has seen them all.
+//
 // Two workgroup barriers per time-step: one after `choose` (the states are published), one after
 // `degrees` (the degrees, the unhappy flag and the resolved units are published). Step t writes
 // its states into copy t % 2, so the next step's `choose` never overwrites a state that this
@@ -34,6 +43,8 @@ const WG: u32 = IPW * TPI;
 // Packed: CELLS_PER_WORD cells to a word, BYTE bits each.
 const BYTE: u32 = 32u / CELLS_PER_WORD;
 const BYTE_MASK: u32 = (1u << BYTE) - 1u;
+// Unit counts: COUNTS_PER_WORD to a word, COUNT_BITS each (a unit has at most 64 cells).
+const COUNT_BITS: u32 = 32u / COUNTS_PER_WORD;
 // Words of one instance's states (one copy) or degrees.
 const WORDS: u32 = select(CELLS, (CELLS + CELLS_PER_WORD - 1u) / CELLS_PER_WORD, PACKED);
 
@@ -86,6 +97,11 @@ var<workgroup> degrees: array<u32, IPW * WORDS>;
 // 1 are ever stored (atomic stores of one value: no read-modify-write to serialise).
 var<workgroup> unhappy: array<atomic<u32>, 2u * IPW>;
 var<workgroup> unit_ok: array<u32, IPW * 3u * N>;
+// COUNTS: per instance slot, from word slot * COUNT_WORDS on, the count of digit v (1-based) in
+// unit u (rows 0..N, columns N..2N, boxes 2N..3N) at byte u * N + v - 1 (see `count_at`). Each
+// count is a sum of 0/1 contributions that only their cell adds and takes away, so a byte never
+// carries into the next. One unused word without COUNTS.
+var<workgroup> counts: array<atomic<u32>, IPW * COUNT_WORDS>;
 
 var<private> w: array<f32, CPT * N>;
 
@@ -127,6 +143,40 @@ fn word_done(j: u32, k: u32) -> u32 {
     }
     return i;
 }
+// The count of digit v (1-based) in unit u of the instance whose counts start at word cb.
+fn count_at(cb: u32, u: u32, v: u32) -> u32 {
+    let i = u * N + v - 1u;
+    return (atomicLoad(&counts[cb + i / COUNTS_PER_WORD]) >> (COUNT_BITS * (i % COUNTS_PER_WORD))) & ((1u << COUNT_BITS) - 1u);
+}
+// In unit u, one cell's digit changes from `was` to `now` (0: none).
+fn count_unit_move(cb: u32, u: u32, was: u32, now: u32) {
+    if (was != 0u) {
+        let i = u * N + was - 1u;
+        atomicSub(&counts[cb + i / COUNTS_PER_WORD], 1u << (COUNT_BITS * (i % COUNTS_PER_WORD)));
+    }
+    if (now != 0u) {
+        let i = u * N + now - 1u;
+        atomicAdd(&counts[cb + i / COUNTS_PER_WORD], 1u << (COUNT_BITS * (i % COUNTS_PER_WORD)));
+    }
+}
+// Cell c's digit changes from `was` to `now` in the counts of its row, column and box.
+fn count_move(cb: u32, c: u32, was: u32, now: u32) {
+    if (was == now) {
+        return;
+    }
+    let r = c / N;
+    let col = c % N;
+    count_unit_move(cb, r, was, now);
+    count_unit_move(cb, N + col, was, now);
+    count_unit_move(cb, 2u * N + (r / B) * B + col / B, was, now);
+}
+// COUNTS: own cell c's peers that hold its digit, by part x (0 row, 1 column, 2 rest of the
+// box), PART_BITS each (at most 63), as `degrees` found them; `learn` reads these, not the counts.
+const PART_BITS: u32 = 8u;
+fn part_count(parts: u32, x: u32) -> u32 {
+    return (parts >> (PART_BITS * x)) & ((1u << PART_BITS) - 1u);
+}
+
 // With one cell per invocation its peers are listed once per dispatch (registers), not per step.
 const PE_LEN: u32 = select(1u, NP, CPT == 1u);
 var<private> pe: array<u32, PE_LEN>;
@@ -268,6 +318,36 @@ fn rescale_row(k: u32) -> f32 {
     return m;
 }
 
+// COUNTS: has some compared peer of cell c (digit ch, degree deg) a degree of at least deg
+// (cpu::State::learn's reward test, negated; states from word sb, degrees from db)? The peers
+// by part, as `peer` orders them: the row (N - 1), the column (N - 1), the rest of the box
+// ((B - 1)^2). Under COMPARE_SHARING only the peers holding ch are compared, `parts` of them
+// per part: a part without any is skipped, and a part is left once all of its have been seen.
+fn outranked(c: u32, sb: u32, db: u32, pbase: u32, ch: u32, deg: u32, parts: u32) -> bool {
+    for (var x = 0u; x < 3u; x++) {
+        let lo = select(select(0u, N - 1u, x >= 1u), 2u * (N - 1u), x == 2u);
+        let hi = select(select(N - 1u, 2u * (N - 1u), x >= 1u), NP, x == 2u);
+        let want = select(hi - lo, part_count(parts, x), s_compare == COMPARE_SHARING);
+        var seen = 0u;
+        for (var i = lo; i < hi && seen < want; i++) {
+            let q = peer(c, i);
+            var compared = true;
+            if (s_compare == COMPARE_SHARING) {
+                compared = state_at(sb, q) == ch;
+            } else if (s_compare == COMPARE_FREE) {
+                compared = puzzle_data[pbase + q] == 0u;
+            } // else COMPARE_ALL: every neighbour
+            if (compared) {
+                if (degree_at(db, q) >= deg) {
+                    return true;
+                }
+                seen += 1u;
+            }
+        }
+    }
+    return false;
+}
+
 // Is unit u of the instance whose states start at sbase resolved, as cpu::unit_resolved?
 fn unit_resolved(sb: u32, u: u32) -> bool {
     var lo = 0u;
@@ -321,10 +401,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let pbase = puz * PUZ_STRIDE;
     let sbase = slot * WORDS;
-    // Own cells: clue, current state, and the largest weight but the chosen one (see Choice).
+    let cb = slot * COUNT_WORDS;
+    // Own cells: clue, current state, and the largest weight but the chosen one (see Choice);
+    // COUNTS: the peers holding its digit by part (see `part_count`).
     var clue: array<u32, CPT>;
     var cur: array<u32, CPT>;
     var others: array<f32, CPT>;
+    var parts: array<u32, CPT>;
+    if (COUNTS) {
+        // Counted from zero each dispatch (below, from the states it starts with).
+        for (var i = j; i < COUNT_WORDS; i += TPI) {
+            atomicStore(&counts[cb + i], 0u);
+        }
+        workgroupBarrier();
+    }
     if (CPT == 1u && j < CELLS) {
         for (var i = 0u; i < NP; i++) {
             pe[i] = peer(j, i);
@@ -345,6 +435,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 for (var d = 0u; d < N; d++) {
                     w[k * N + d] = weights[(inst * CELLS + c) * N + d];
                 }
+            }
+            if (COUNTS) {
+                count_move(cb, c, 0u, cur[k]);
             }
             // Both copies: a clue cell's state is never written again.
             if (!PACKED) {
@@ -376,6 +469,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let c = own_cell(j, k);
             if (live && c < CELLS && clue[k] == 0u) {
                 let ch = choose_digit(k, cur[k], key, t, c);
+                if (COUNTS) {
+                    count_move(cb, c, cur[k], ch.digit);
+                }
                 cur[k] = ch.digit;
                 others[k] = ch.others_max;
                 if (!PACKED) {
@@ -396,9 +492,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             if (live && c < CELLS) {
                 let v = cur[k];
                 var same = 0u;
-                for (var i = 0u; i < NP; i++) {
-                    if (state_at(sb, peer_of(c, i)) == v) {
-                        same += 1u;
+                if (COUNTS) {
+                    let r = c / N;
+                    let col = c % N;
+                    let br = (r / B) * B;
+                    let bc = (col / B) * B;
+                    // Cells holding v in the row within the box and the column within the box.
+                    var rx = 0u;
+                    var cx = 0u;
+                    for (var i = 0u; i < B; i++) {
+                        rx += select(0u, 1u, state_at(sb, r * N + bc + i) == v);
+                        cx += select(0u, 1u, state_at(sb, (br + i) * N + col) == v);
+                    }
+                    let in_row = count_at(cb, r, v) - 1u;
+                    let in_col = count_at(cb, N + col, v) - 1u;
+                    let in_box = count_at(cb, 2u * N + br + col / B, v) + 1u - rx - cx;
+                    parts[k] = in_row | (in_col << PART_BITS) | (in_box << (2u * PART_BITS));
+                    same = in_row + in_col + in_box;
+                } else {
+                    for (var i = 0u; i < NP; i++) {
+                        if (state_at(sb, peer_of(c, i)) == v) {
+                            same += 1u;
+                        }
                     }
                 }
                 deg = NP - same;
@@ -456,7 +571,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                             let ch = cur[k];
                             let deg = degree_at(sbase, c);
                             var reward = deg == NP;
-                            if (!reward) {
+                            if (!reward && COUNTS) {
+                                reward = !outranked(c, sb, sbase, pbase, ch, deg, parts[k]);
+                            } else if (!reward) {
                                 reward = true;
                                 for (var i = 0u; i < NP; i++) {
                                     let q = peer_of(c, i);

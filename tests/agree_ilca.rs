@@ -175,27 +175,77 @@ fn byte_layout_agrees_at_every_size() {
     agree(&[pattern_puzzle(7, 2, 0.01)], 1, &params, &bytes);
 }
 
+/// Unit counts (25x25 and up, and wherever an invocation owns several cells): the degrees
+/// from the counts, and the reward test by parts, under every compare and tie rule, with
+/// resets, restarts and resource sharing, over many dispatches (the counts are rebuilt at the
+/// start of each), in words (25x25, 36x36) as in bytes (`byte_layout_agrees_at_every_size`).
+#[test]
+fn unit_counts_agree_under_every_rule() {
+    let counted = gpu_ilca::Mapping::choose(5, 1024, 32_768, None);
+    assert!(counted.counts && !counted.packed);
+    let opts = small_submissions();
+    for compare in [Compare::Sharing, Compare::Free, Compare::All] {
+        for (tie, share) in [(TieBreak::Random, 0.0), (TieBreak::Keep, 0.05)] {
+            let params = IlcaParams {
+                steps: 60,
+                lr: 0.1,
+                lp: 2.0,
+                sr: 7,
+                restart: 25,
+                compare,
+                tie,
+                share,
+                seed: 3,
+                ..Default::default()
+            };
+            agree(&[pattern_puzzle(5, 3, 0.05)], 2, &params, &opts);
+        }
+    }
+    let params = IlcaParams {
+        steps: 40,
+        sr: 9,
+        compare: Compare::All,
+        ..Default::default()
+    };
+    agree(&[pattern_puzzle(6, 1, 0.02)], 2, &params, &opts);
+}
+
 #[test]
 fn words_where_they_fit_bytes_elsewhere() {
     use gpu_ilca::{workgroup_bytes, Mapping, StateLayout};
-    for (limit, packed_from) in [(49_152, 8), (32_768, 8), (16_384, 7)] {
+    // NVIDIA's 48 KiB, lavapipe's 32 KiB and the 16 KiB every Vulkan device offers: the
+    // smallest side in bytes, and the sides with unit counts.
+    for (limit, packed_from, counted) in
+        [(49_152, 8, 5..=8), (32_768, 7, 5..=8), (16_384, 6, 5..=7)]
+    {
         for b in 2..=8 {
             let m = Mapping::choose(b, 1024, limit, None);
             assert_eq!(m.packed, b >= packed_from, "{b} within {limit}");
+            assert_eq!(m.counts, counted.contains(&b), "{b} within {limit}");
             assert!(workgroup_bytes(b, m) <= limit, "{b} within {limit}");
         }
     }
     let m = Mapping::choose(8, 1024, 49_152, None);
     assert_eq!(
         (m.ipw, m.tpi, m.cpt, workgroup_bytes(8, m)),
-        (1, 1024, 4, 13_064)
+        (1, 1024, 4, 25_352)
     );
+    // Without the counts (one unused word left of them), 64x64 still fits 16 KiB.
+    let m = Mapping::choose(8, 1024, 16_384, None);
+    assert_eq!(
+        (m.packed, m.counts, workgroup_bytes(8, m)),
+        (true, false, 13_068)
+    );
+    let m = Mapping::choose(7, 1024, 49_152, None);
+    assert!(!m.packed && m.counts && workgroup_bytes(7, m) == 36_612);
     let m = Mapping::choose(7, 1024, 49_152, Some(StateLayout::Bytes));
     assert_eq!((m.tpi, m.cpt), (601, 4));
     let m = Mapping::choose(8, 256, 49_152, None);
     assert_eq!((m.tpi, m.cpt), (256, 16));
+    let m = Mapping::choose(8, 1024, 65_536, Some(StateLayout::Words));
+    assert!(!m.packed && m.counts && workgroup_bytes(8, m) == 62_216);
     let m = Mapping::choose(8, 1024, 49_152, Some(StateLayout::Words));
-    assert!(!m.packed && workgroup_bytes(8, m) == 49_928);
+    assert!(!m.packed && !m.counts && workgroup_bytes(8, m) == 49_932);
 }
 
 #[test]
@@ -258,9 +308,11 @@ fn long_dispatches_agree() {
     // Resource sharing runs more loops per step, and its dispatches are capped lower.
     for (file, runs, steps, sr, share) in [
         ("evil.txt", 3, 12_000, 100, 0.0),
-        ("25x25.txt", 1, 400, 0, 0.0),
+        ("25x25.txt", 1, 700, 0, 0.0),
+        ("36x36.txt", 1, 400, 0, 0.0),
+        ("49x49.txt", 1, 200, 0, 0.0),
         ("16x16.txt", 2, 2_000, 0, 0.05),
-        ("25x25.txt", 1, 200, 0, 0.05),
+        ("25x25.txt", 1, 300, 0, 0.05),
     ] {
         let puzzles = [first_of(file)];
         let params = IlcaParams {

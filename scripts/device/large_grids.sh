@@ -2,8 +2,9 @@
 # Large grids on the GPU (#35): ILCA 25x25 … 64x64 in the default layout of states and degrees
 # (words where they fit the device, bytes for 64x64) and 25x25 … 49x49 with bytes too, then
 # RFSS 64x64. Usage: scripts/device/large_grids.sh BINARY; writes $OUT/large-grids.csv (one
-# row per ILCA bench: side, layout, GPU median s, cell-updates/s, CPU cell-updates/s, agreement)
-# and the commands' output in $OUT/large-grids.log.
+# row per ILCA bench: side, layout, unit counts (false for a binary without them), invocations,
+# cells each, GPU median s, cell-updates/s, CPU cell-updates/s, agreement) and the commands'
+# output in $OUT/large-grids.log.
 set -u
 [ "${SKIP_SETUP:-}" ] || source scripts/device/setup.sh >/dev/null
 bin=$1
@@ -12,7 +13,7 @@ W=$(mktemp -d)
 # LARGE_QUICK=1: tiny runs, to try the script on a machine without a GPU.
 RUNS=100; STEPS=100; SIDES="25 36 49 64"; RG=10000
 [ "${LARGE_QUICK:-}" ] && { RUNS=1; STEPS=3; SIDES="25 64"; RG=3; }
-echo "side,layout,invocations,cells_per_invocation,gpu_median_s,gpu_cell_updates_per_s,cpu_cell_updates_per_s,agreement" \
+echo "side,layout,unit_counts,invocations,cells_per_invocation,gpu_median_s,gpu_cell_updates_per_s,cpu_cell_updates_per_s,agreement" \
   > $OUT/large-grids.csv
 for n in $SIDES; do
   # 10 paper-model puzzles, d = 0.5, × RUNS runs; the CPU runs the first few instances.
@@ -24,12 +25,12 @@ for n in $SIDES; do
     "$bin" bench $W/p$n.txt --runs $RUNS --steps $STEPS --cpu-instances 20 $flag --json $W/b.json \
       >$W/out 2>&1
     rc=$?; cat $W/out >>$log
-    [ $rc = 0 ] || { echo "$n,$layout,failed rc=$rc,,,,," >>$OUT/large-grids.csv; continue; }
+    [ $rc = 0 ] || { echo "$n,$layout,failed rc=$rc,,,,,," >>$OUT/large-grids.csv; continue; }
     python3 - "$n" "$W/b.json" >>$OUT/large-grids.csv <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[2])); g = j["gpu_runs"]
-print(",".join(str(x) for x in [sys.argv[1], g["state_layout"], g["invocations_per_instance"],
-    g["cells_per_invocation"], g["median_s"], j["gpu"]["cell_updates_per_s"],
+print(",".join(str(x) for x in [sys.argv[1], g["state_layout"], g.get("unit_counts", False),
+    g["invocations_per_instance"], g["cells_per_invocation"], g["median_s"], j["gpu"]["cell_updates_per_s"],
     j["cpu"]["cell_updates_per_s"], "identical" if j["mismatches"] == 0 else "DIFFER"]))
 EOF
   done

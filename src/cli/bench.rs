@@ -177,10 +177,11 @@ fn gpu_runs(r: &Report) -> String {
     );
     let m = r.mapping;
     t += &format!(
-        "gpu kernel: {} per instance, {} each; states and degrees in workgroup memory as {}\n",
+        "gpu kernel: {} per instance, {} each; states and degrees in workgroup memory as {}{}\n",
         count(m.tpi as u64, "invocation", "invocations"),
         count(m.cpt as u64, "cell", "cells"),
-        m.layout()
+        m.layout(),
+        if m.counts { ", with unit counts" } else { "" }
     );
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     if let Some(p) = r.median.phases {

@@ -204,6 +204,7 @@ impl Report {
                 invocations_per_instance: self.mapping.tpi,
                 cells_per_invocation: self.mapping.cpt,
                 state_layout: self.mapping.layout(),
+                unit_counts: self.mapping.counts,
                 median_split_ms: self.median.phases.map(|p| SplitJson {
                     prepare: ms(p.prepare),
                     upload: ms(p.upload),
@@ -307,6 +308,8 @@ struct GpuRunsJson {
     invocations_per_instance: usize,
     cells_per_invocation: usize,
     state_layout: gpu::StateLayout,
+    /// The kernel keeps per-unit digit counts ([`gpu::Mapping::counts`]).
+    unit_counts: bool,
     median_split_ms: Option<SplitJson>,
 }
 

@@ -32,6 +32,10 @@ const WG_MAX: usize = 1024;
 /// most 64 and degrees at most 175, so a byte each.
 pub const CELLS_PER_WORD: usize = 4;
 
+/// Digit counts to a workgroup-memory word in the unit counts ([`Mapping::counts`]): a unit
+/// holds at most 64 cells, so a byte each.
+pub const COUNTS_PER_WORD: usize = 4;
+
 /// How instances map onto workgroups for one grid size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mapping {
@@ -44,6 +48,11 @@ pub struct Mapping {
     /// States and degrees one byte per cell, four to a workgroup-memory word (`PACKED` in
     /// ilca.wgsl); an invocation then owns runs of four cells. Else one word per cell.
     pub packed: bool,
+    /// Each instance keeps, per unit, how many of its cells hold each digit (`COUNTS` in
+    /// ilca.wgsl), so a cell's degree costs 2B state reads instead of NP, and the reward test
+    /// of `--compare sharing` visits only the peers that share the cell's digit. On wherever an
+    /// invocation owns several cells (whose peers are then not kept in registers).
+    pub counts: bool,
 }
 
 crate::choice! {
@@ -79,13 +88,16 @@ impl Mapping {
                 tpi: cells,
                 cpt: 1,
                 packed: false,
+                counts: false,
             }
         } else if cells <= 3 * WG_TARGET || wide <= WG_TARGET {
+            let cpt = cells.div_ceil(WG_TARGET);
             Mapping {
                 ipw: 1,
                 tpi: WG_TARGET,
-                cpt: cells.div_ceil(WG_TARGET),
+                cpt,
                 packed: false,
+                counts: cpt > 1,
             }
         } else {
             let cpt = cells.div_ceil(wide);
@@ -94,6 +106,7 @@ impl Mapping {
                 tpi: cells.div_ceil(cpt),
                 cpt,
                 packed: false,
+                counts: cpt > 1,
             }
         }
     }
@@ -109,6 +122,7 @@ impl Mapping {
             tpi: words.div_ceil(wpt),
             cpt: CELLS_PER_WORD * wpt,
             packed: true,
+            counts: true,
         }
     }
 
@@ -122,7 +136,8 @@ impl Mapping {
     }
 
     /// The mapping of `layout`, or where none is asked for, words if they fit
-    /// `workgroup_limit` bytes and bytes otherwise.
+    /// `workgroup_limit` bytes and bytes otherwise; without unit counts where the layout does
+    /// not fit with them (64x64 within the 16,384 bytes every Vulkan device offers).
     pub fn choose(
         b: usize,
         max_invocations: usize,
@@ -131,11 +146,22 @@ impl Mapping {
     ) -> Mapping {
         let cells = crate::puzzle::Geometry::get(b).cells;
         let words = Mapping::within(cells, max_invocations);
+        let bytes = Mapping::packed_within(cells, max_invocations);
+        // Unit counts are worth more than words (benches/RESULTS.md, "Unit counts"): they are
+        // dropped only where no layout fits with them.
+        let fits = |m: Mapping| workgroup_bytes(b, m) <= workgroup_limit;
+        let or_without_counts = |m: Mapping| {
+            if fits(m) {
+                m
+            } else {
+                Mapping { counts: false, ..m }
+            }
+        };
         match layout {
-            Some(StateLayout::Words) => words,
-            Some(StateLayout::Bytes) => Mapping::packed_within(cells, max_invocations),
-            None if workgroup_bytes(b, words) <= workgroup_limit => words,
-            None => Mapping::packed_within(cells, max_invocations),
+            Some(StateLayout::Words) => or_without_counts(words),
+            Some(StateLayout::Bytes) => or_without_counts(bytes),
+            None if fits(words) => words,
+            None => or_without_counts(bytes),
         }
     }
 }
@@ -155,9 +181,9 @@ pub struct LoopPasses {
 impl LoopPasses {
     /// The bound for box size `b`. Measured on lavapipe (Mesa unrolls some loops of constant
     /// length, so fewer passes): an uncapped dispatch went wrong after about 6,000 steps of a
-    /// 9x9 (≈ 11 passes per step), 685 of a 16x16 (≈ 97) and 146 of a 25x25 (≈ 450); this
-    /// bound gives 100, 173 and 740 (112, 192 and 822 for the kernel then). `sharing`: some
-    /// instance of the dispatch runs resource sharing, whose loops are then counted too.
+    /// 9x9 (≈ 11 passes per step), 685 of a 16x16 (≈ 97) and, with unit counts, 524 of a 25x25
+    /// (≈ 125) and 288 of a 36x36 (≈ 228); this bound gives 100, 173, 581 and 561. `sharing`:
+    /// some instance of the dispatch runs resource sharing, whose loops are then counted too.
     pub fn for_box(b: usize, sharing: bool) -> LoopPasses {
         let g = crate::puzzle::Geometry::get(b);
         LoopPasses::for_mapping(b, Mapping::for_cells(g.cells), sharing)
@@ -172,15 +198,27 @@ impl LoopPasses {
         // `for k < CPT` (the invocation's cells) with `inner` passes per cell.
         let own_cells = |inner: u64| lp(cpt) + cpt * inner;
         let units = (3 * n).div_ceil(m.tpi as u64); // `for u = j; u < 3N; u += TPI`
+        let b = b as u64;
+        // Degrees: every peer's state, or with unit counts the cell's row and column within
+        // its box (one loop of B trips).
+        let degrees = if m.counts { lp(b) } else { lp(np) };
+        // Reward test: every peer, or with unit counts the row, the column and the rest of the
+        // box as three loops (inside one of three trips).
+        let reward = if m.counts {
+            lp(3) + 2 * lp(n - 1) + lp((b - 1) * (b - 1))
+        } else {
+            lp(np)
+        };
         let per_step = 1 // the step loop
             + own_cells(lp(n - 1) + lp(n)) // 1. choose: the maximum, then the tie pick
-            + own_cells(lp(np)) // 2. degrees
+            + own_cells(degrees) // 2. degrees
             + lp(units) + units * lp(n) // resolved units for the selective reset
             // 3.-4. reward test and rescale (skipped by a reset), then the one restore loop
             // (the reset's, or after learning left no weight); under sharing, the peers'
             // digits and the whole row's rescale (maximum, then scale and flush)
-            + own_cells(lp(n) + lp(np) + lp(n) + if sharing { lp(np) + 2 * lp(n) } else { 0 });
+            + own_cells(lp(n) + reward + lp(n) + if sharing { lp(np) + 2 * lp(n) } else { 0 });
         let per_dispatch = if m.cpt == 1 { lp(np) } else { 0 } // peers listed
+            + if m.counts { lp(count_words(g.n).div_ceil(m.tpi) as u64) } else { 0 } // counts cleared
             + own_cells(2 * lp(n)) // weights loaded (fresh or carried over)
             + 1 // the step loop's exit
             + own_cells(lp(n)); // weights stored
@@ -192,8 +230,8 @@ impl LoopPasses {
 }
 
 /// Most time-steps one dispatch of the kernel may run for box size `b`, so that no invocation
-/// exceeds [`LOOP_PASS_BUDGET`] loop passes (599 for 9x9, 346 for 16x16, 80 for 25x25,
-/// 23 for 64x64; with resource sharing (`sharing`) 425, 242, 54 and 15), on a device that runs
+/// exceeds [`LOOP_PASS_BUDGET`] loop passes (599 for 9x9, 346 for 16x16, 102 for 25x25,
+/// 31 for 64x64; with resource sharing (`sharing`) 425, 242, 64 and 19), on a device that runs
 /// 1,024 invocations per workgroup. Applied on every adapter; a submission holds as many
 /// dispatches as it needs.
 pub fn max_steps_per_dispatch(b: usize, sharing: bool) -> Result<u32> {
@@ -224,9 +262,10 @@ pub fn shares(settings: &[IlcaParams]) -> bool {
 
 /// Workgroup memory the kernel for box size `b` under mapping `m` declares: per instance two
 /// copies of `states` and one of `degrees` (a word per cell, or packed a byte), two `unhappy`
-/// flags and `unit_ok` per unit. In words, up to 49x49 fits the 49,152 bytes NVIDIA's Vulkan
-/// driver offers and the 32,768 of lavapipe; 64x64 (49,928) fits neither, so it is packed
-/// (13,064).
+/// flags, `unit_ok` per unit and the unit counts (a byte per unit and digit; one unused word
+/// without them). In words, up to 36x36 fits the 32,768 bytes of lavapipe and up to 49x49
+/// (36,612) the 49,152 NVIDIA's Vulkan driver offers; 64x64 (62,216) fits neither, so it is
+/// packed (25,352).
 pub fn workgroup_bytes(b: usize, m: Mapping) -> usize {
     let g = crate::puzzle::Geometry::get(b);
     let words = if m.packed {
@@ -234,7 +273,13 @@ pub fn workgroup_bytes(b: usize, m: Mapping) -> usize {
     } else {
         g.cells
     };
-    size_of::<u32>() * m.ipw * (3 * words + 2 + 3 * g.n)
+    let counts = if m.counts { count_words(g.n) } else { 1 };
+    size_of::<u32>() * m.ipw * (3 * words + 2 + 3 * g.n + counts)
+}
+
+/// Words of one instance's unit counts (`COUNT_WORDS` in ilca.wgsl): a byte per unit and digit.
+fn count_words(n: usize) -> usize {
+    (3 * n * n).div_ceil(COUNTS_PER_WORD)
 }
 
 /// Knobs of the GPU engine that do not change results.
@@ -393,6 +438,9 @@ pub(crate) fn prelude(b: usize, m: Mapping) -> Prelude {
         .size("CPT", m.cpt)
         .bool("PACKED", m.packed)
         .size("CELLS_PER_WORD", CELLS_PER_WORD)
+        .bool("COUNTS", m.counts)
+        .size("COUNTS_PER_WORD", COUNTS_PER_WORD)
+        .size("COUNT_WORDS", if m.counts { count_words(g.n) } else { 1 })
         // tables: peers | units | settings (see run_inner)
         .size("UNITS_OFF", g.peers.len())
         .size("SET_OFF", g.peers.len() + g.units.len())
@@ -1141,18 +1189,21 @@ mod tests {
         let lp = LoopPasses::for_box(3, true);
         assert_eq!((lp.per_step, lp.per_dispatch), (141, 56));
         assert_eq!(max_steps_per_dispatch(3, true).unwrap(), 425);
-        // 25x25: three cells per invocation, N = 25, 64 peers, 75 units over 256 invocations.
-        // step: 1 + (4 + 3 (25 + 26)) + (4 + 3 * 65) + (2 + 26) + (4 + 3 (26 + 65 + 26)) = 740;
-        // with sharing 3 (65 + 26 + 26) more: 1,091.
+        // 25x25: three cells per invocation, N = 25, 64 peers, 75 units over 256 invocations,
+        // with unit counts (469 words): degrees from the box's row and column (6 passes), the
+        // reward test in three parts (4 + 25 + 25 + 17 = 71).
+        // step: 1 + (4 + 3 (25 + 26)) + (4 + 3 * 6) + (2 + 26) + (4 + 3 (26 + 71 + 26)) = 581;
+        // dispatch: 3 (counts cleared) + (4 + 3 * 52) + 1 + (4 + 3 * 26) = 246;
+        // with sharing 3 (65 + 26 + 26) more per step: 932.
         let lp = LoopPasses::for_box(5, false);
-        assert_eq!((lp.per_step, lp.per_dispatch), (740, 243));
-        assert_eq!(max_steps_per_dispatch(5, false).unwrap(), 80);
-        assert_eq!(LoopPasses::for_box(5, true).per_step, 1091);
-        assert_eq!(max_steps_per_dispatch(5, true).unwrap(), 54);
+        assert_eq!((lp.per_step, lp.per_dispatch), (581, 246));
+        assert_eq!(max_steps_per_dispatch(5, false).unwrap(), 102);
+        assert_eq!(LoopPasses::for_box(5, true).per_step, 932);
+        assert_eq!(max_steps_per_dispatch(5, true).unwrap(), 64);
         assert_eq!(max_steps_per_dispatch(4, false).unwrap(), 346);
         assert_eq!(max_steps_per_dispatch(4, true).unwrap(), 242);
-        assert_eq!(max_steps_per_dispatch(8, false).unwrap(), 23);
-        assert_eq!(max_steps_per_dispatch(8, true).unwrap(), 15);
+        assert_eq!(max_steps_per_dispatch(8, false).unwrap(), 31);
+        assert_eq!(max_steps_per_dispatch(8, true).unwrap(), 19);
     }
 
     #[test]
@@ -1169,12 +1220,21 @@ mod tests {
     #[test]
     fn loop_pass_bound_covers_the_counts_measured_on_lavapipe() {
         // First step count at which one uncapped dispatch differed from the CPU on lavapipe
-        // (tests/gpu_ilca.rs, `long_dispatches_agree`, bisected with the cap removed), without
-        // sharing; with sharing the kernel runs more loops, and the bound counts them.
-        // (Not measured with sharing, whose bound counts its loops on top of these.)
-        for (b, bad) in [(3, 6_000), (4, 685), (5, 146)] {
-            let lp = LoopPasses::for_box(b, false);
-            let cap = max_steps_per_dispatch(b, false).unwrap() as u64;
+        // (`gpu-sudoku bench --no-loop-pass-cap`, bisected; 9x9 and 16x16 before unit counts,
+        // 25x25 … 49x49 with them, on 2026-11-29; 146 steps of a 25x25 before them), under
+        // lavapipe's mapping (49x49 in bytes there); with sharing the kernel runs more loops,
+        // and the bound counts them.
+        for (b, sharing, bad) in [
+            (3, false, 6_000),
+            (4, false, 685),
+            (5, false, 524),
+            (6, false, 288),
+            (7, false, 112),
+            (5, true, 212),
+        ] {
+            let m = Mapping::choose(b, 1024, 32_768, None);
+            let lp = LoopPasses::for_mapping(b, m, sharing);
+            let cap = max_steps_per_dispatch_for(b, m, sharing).unwrap() as u64;
             assert!(lp.per_dispatch + cap * lp.per_step <= LOOP_PASS_BUDGET);
             assert!(
                 cap < bad,
@@ -1190,7 +1250,7 @@ mod tests {
         let bytes: Vec<usize> = (2..=8)
             .map(|b| workgroup_bytes(b, Mapping::for_cells(b.pow(4))))
             .collect();
-        assert_eq!(bytes, [3968, 3264, 3272, 7808, 15992, 29408, 49928]);
+        assert_eq!(bytes, [4032, 3276, 3276, 9684, 19880, 36612, 62216]);
         assert!(bytes[..6].iter().all(|&x| x <= 49_152));
     }
 
