@@ -144,7 +144,10 @@ fn sixty_four_by_sixty_four_agrees() {
 #[test]
 fn byte_layout_agrees_at_every_size() {
     let bytes = GpuOptions {
-        state_layout: Some(gpu_ilca::StateLayout::Bytes),
+        layout: gpu_ilca::KernelLayout {
+            states: Some(gpu_ilca::StateLayout::Bytes),
+            unit_counts: None,
+        },
         ..small_submissions()
     };
     for (compare, share) in [
@@ -181,7 +184,7 @@ fn byte_layout_agrees_at_every_size() {
 /// start of each), in words (25x25, 36x36) as in bytes (`byte_layout_agrees_at_every_size`).
 #[test]
 fn unit_counts_agree_under_every_rule() {
-    let counted = gpu_ilca::Mapping::choose(5, 1024, 32_768, None);
+    let counted = gpu_ilca::Mapping::choose(5, 1024, 32_768, Default::default());
     assert!(counted.counts && !counted.packed);
     let opts = small_submissions();
     for compare in [Compare::Sharing, Compare::Free, Compare::All] {
@@ -210,42 +213,106 @@ fn unit_counts_agree_under_every_rule() {
     agree(&[pattern_puzzle(6, 1, 0.02)], 2, &params, &opts);
 }
 
+/// Unit counts asked for where the kernel would not keep them (one cell per invocation: 9x9,
+/// 16x16) and left out where it would (several cells per invocation: 25x25 in words, 49x49 in
+/// bytes, the layout 64x64 takes on a 16 KiB device): the results are the same.
+#[test]
+fn unit_counts_on_or_off_agree() {
+    use gpu_ilca::{KernelLayout, StateLayout, UnitCounts};
+    let params = IlcaParams {
+        steps: 60,
+        lr: 0.1,
+        lp: 2.0,
+        sr: 7,
+        share: 0.05,
+        ..Default::default()
+    };
+    let on = GpuOptions {
+        layout: KernelLayout {
+            states: None,
+            unit_counts: Some(UnitCounts::On),
+        },
+        ..small_submissions()
+    };
+    agree(&nine_by_nine(), 2, &params, &on);
+    let sixteen: Vec<Grid> = (0..2).map(|s| pattern_puzzle(4, s, 0.1)).collect();
+    agree(&sixteen, 2, &params, &on);
+    for states in [None, Some(StateLayout::Bytes)] {
+        let off = GpuOptions {
+            layout: KernelLayout {
+                states,
+                unit_counts: Some(UnitCounts::Off),
+            },
+            ..small_submissions()
+        };
+        agree(&[pattern_puzzle(5, 3, 0.05)], 2, &params, &off);
+    }
+    let off_bytes = GpuOptions {
+        layout: KernelLayout {
+            states: Some(StateLayout::Bytes),
+            unit_counts: Some(UnitCounts::Off),
+        },
+        ..Default::default()
+    };
+    let params = IlcaParams {
+        steps: 30,
+        sr: 10,
+        ..Default::default()
+    };
+    agree(&[pattern_puzzle(7, 2, 0.01)], 1, &params, &off_bytes);
+}
+
 #[test]
 fn words_where_they_fit_bytes_elsewhere() {
-    use gpu_ilca::{workgroup_bytes, Mapping, StateLayout};
+    use gpu_ilca::{workgroup_bytes, KernelLayout, Mapping, StateLayout, UnitCounts};
+    let states = |s| KernelLayout {
+        states: Some(s),
+        unit_counts: None,
+    };
     // NVIDIA's 48 KiB, lavapipe's 32 KiB and the 16 KiB every Vulkan device offers: the
     // smallest side in bytes, and the sides with unit counts.
     for (limit, packed_from, counted) in
         [(49_152, 8, 5..=8), (32_768, 7, 5..=8), (16_384, 6, 5..=7)]
     {
         for b in 2..=8 {
-            let m = Mapping::choose(b, 1024, limit, None);
+            let m = Mapping::choose(b, 1024, limit, Default::default());
             assert_eq!(m.packed, b >= packed_from, "{b} within {limit}");
             assert_eq!(m.counts, counted.contains(&b), "{b} within {limit}");
             assert!(workgroup_bytes(b, m) <= limit, "{b} within {limit}");
         }
     }
-    let m = Mapping::choose(8, 1024, 49_152, None);
+    let m = Mapping::choose(8, 1024, 49_152, Default::default());
     assert_eq!(
         (m.ipw, m.tpi, m.cpt, workgroup_bytes(8, m)),
         (1, 1024, 4, 25_352)
     );
     // Without the counts (one unused word left of them), 64x64 still fits 16 KiB.
-    let m = Mapping::choose(8, 1024, 16_384, None);
+    let m = Mapping::choose(8, 1024, 16_384, Default::default());
     assert_eq!(
         (m.packed, m.counts, workgroup_bytes(8, m)),
         (true, false, 13_068)
     );
-    let m = Mapping::choose(7, 1024, 49_152, None);
+    let m = Mapping::choose(7, 1024, 49_152, Default::default());
     assert!(!m.packed && m.counts && workgroup_bytes(7, m) == 36_612);
-    let m = Mapping::choose(7, 1024, 49_152, Some(StateLayout::Bytes));
+    let m = Mapping::choose(7, 1024, 49_152, states(StateLayout::Bytes));
     assert_eq!((m.tpi, m.cpt), (601, 4));
-    let m = Mapping::choose(8, 256, 49_152, None);
+    let m = Mapping::choose(8, 256, 49_152, Default::default());
     assert_eq!((m.tpi, m.cpt), (256, 16));
-    let m = Mapping::choose(8, 1024, 65_536, Some(StateLayout::Words));
+    let m = Mapping::choose(8, 1024, 65_536, states(StateLayout::Words));
     assert!(!m.packed && m.counts && workgroup_bytes(8, m) == 62_216);
-    let m = Mapping::choose(8, 1024, 49_152, Some(StateLayout::Words));
+    let m = Mapping::choose(8, 1024, 49_152, states(StateLayout::Words));
     assert!(!m.packed && !m.counts && workgroup_bytes(8, m) == 49_932);
+    // Asked for, the counts stay, fitting or not (the kernel then refuses what does not fit).
+    let counts = |c| KernelLayout {
+        states: None,
+        unit_counts: Some(c),
+    };
+    let m = Mapping::choose(3, 1024, 49_152, counts(UnitCounts::On));
+    assert!(m.counts && m.cpt == 1 && workgroup_bytes(3, m) == 3 * 4 * (3 * 81 + 2 + 27 + 61));
+    let m = Mapping::choose(8, 1024, 16_384, counts(UnitCounts::On));
+    assert!(m.packed && m.counts && workgroup_bytes(8, m) > 16_384);
+    let m = Mapping::choose(5, 1024, 49_152, counts(UnitCounts::Off));
+    assert!(!m.packed && !m.counts && m.cpt == 3);
 }
 
 #[test]

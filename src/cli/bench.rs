@@ -7,7 +7,7 @@ use super::ilca_args::IlcaArgs;
 use anyhow::{bail, Context, Result};
 use gpu_sudoku::backend::{Backend, Device};
 use gpu_sudoku::ilca::bench::{self, Measured, Report, Request};
-use gpu_sudoku::ilca::gpu::StateLayout;
+use gpu_sudoku::ilca::gpu::{KernelLayout, StateLayout, UnitCounts};
 use gpu_sudoku::puzzle::Grid;
 use gpu_sudoku::report::count;
 use std::process::ExitCode;
@@ -39,6 +39,10 @@ pub struct Args {
     /// they fit the device), to measure one layout against the other.
     #[arg(long, hide = true, value_parser = choice::<StateLayout>())]
     pub state_layout: Option<StateLayout>,
+    /// Keep per-unit digit counts in workgroup memory or not (default: wherever an invocation
+    /// owns several cells, 25x25 and up), to measure the kernel with them against without.
+    #[arg(long, hide = true, value_parser = choice::<UnitCounts>())]
+    pub unit_counts: Option<UnitCounts>,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -73,7 +77,10 @@ pub fn run(mut a: Args) -> Result<ExitCode> {
         cpu_instances: a.cpu_instances,
         repeat: a.repeat,
         loop_pass_cap: !a.no_loop_pass_cap,
-        state_layout: a.state_layout,
+        layout: KernelLayout {
+            states: a.state_layout,
+            unit_counts: a.unit_counts,
+        },
     };
     request.check_memory()?;
     let (device, _) = Device::open(Backend::Gpu, a.device.adapter.as_deref())

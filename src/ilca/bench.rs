@@ -23,8 +23,8 @@ pub struct Request {
     pub repeat: u32,
     /// The per-dispatch step cap that llvmpipe's loop limit needs (on by default).
     pub loop_pass_cap: bool,
-    /// The kernel's layout of states in workgroup memory; `None`: the default.
-    pub state_layout: Option<gpu::StateLayout>,
+    /// The kernel's layout in workgroup memory (default: the kernel's choice).
+    pub layout: gpu::KernelLayout,
 }
 
 impl Request {
@@ -110,11 +110,11 @@ pub fn run(device: &Device, req: &Request) -> Result<Report> {
     let params = &req.params;
     // Compile once and run once outside the timing (the driver's first-use work, e.g. its
     // memory pools), so the timed runs measure the work alone.
-    let kernel = gpu::Kernel::cached(gpu, req.puzzles[0].box_size(), req.state_layout)?;
+    let kernel = gpu::Kernel::cached(gpu, req.puzzles[0].box_size(), req.layout)?;
     let batch = Batch::runs(&req.puzzles, params, req.runs);
     let opts = gpu::GpuOptions {
         loop_pass_cap: req.loop_pass_cap,
-        state_layout: req.state_layout,
+        layout: req.layout,
         ..Default::default()
     };
     let timed = |b: &Batch| -> Result<(Vec<InstanceResult>, Timed)> {

@@ -50,21 +50,44 @@ pub struct Mapping {
     pub packed: bool,
     /// Each instance keeps, per unit, how many of its cells hold each digit (`COUNTS` in
     /// ilca.wgsl), so a cell's degree costs 2B state reads instead of NP, and the reward test
-    /// of `--compare sharing` visits only the peers that share the cell's digit. On wherever an
-    /// invocation owns several cells (whose peers are then not kept in registers).
+    /// of `--compare sharing` visits only the peers that share the cell's digit. On by default
+    /// wherever an invocation owns several cells (whose peers are then not kept in registers);
+    /// [`KernelLayout::unit_counts`] can ask for them anywhere, or for none.
     pub counts: bool,
 }
 
 crate::choice! {
     /// How the kernel keeps an instance's states and degrees in workgroup memory (see
     /// [`Mapping::packed`]). By default words wherever they fit the device, bytes elsewhere
-    /// (64x64 on every current device); [`GpuOptions::state_layout`] can ask for either.
+    /// (64x64 on every current device); [`KernelLayout::states`] can ask for either.
     pub enum StateLayout {
         /// One u32 per cell (`Mapping::within`).
         Words = "words",
         /// One byte per cell, four to a word (`Mapping::packed_within`).
         Bytes = "bytes",
     }
+}
+
+crate::choice! {
+    /// Whether the kernel keeps unit counts ([`Mapping::counts`]), when asked
+    /// ([`KernelLayout::unit_counts`]).
+    pub enum UnitCounts {
+        /// Kept, even with one cell per invocation.
+        On = "on",
+        /// Not kept: every degree and reward test reads the peers one by one.
+        Off = "off",
+    }
+}
+
+/// What a caller asks of the kernel's workgroup-memory layout; each `None` leaves
+/// [`Mapping::choose`]'s default. Only to measure one layout against another
+/// (`gpu-sudoku bench --state-layout`, `--unit-counts`); results are the same under every one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KernelLayout {
+    /// States and degrees as words or bytes.
+    pub states: Option<StateLayout>,
+    /// Unit counts on or off.
+    pub unit_counts: Option<UnitCounts>,
 }
 
 impl Mapping {
@@ -135,29 +158,37 @@ impl Mapping {
         }
     }
 
-    /// The mapping of `layout`, or where none is asked for, words if they fit
-    /// `workgroup_limit` bytes and bytes otherwise; without unit counts where the layout does
-    /// not fit with them (64x64 within the 16,384 bytes every Vulkan device offers).
+    /// The mapping `ask` asks for; where it leaves the states' layout open, words if they fit
+    /// `workgroup_limit` bytes and bytes otherwise, and where it leaves the unit counts open,
+    /// without them only where the layout does not fit with them (64x64 within the 16,384
+    /// bytes every Vulkan device offers).
     pub fn choose(
         b: usize,
         max_invocations: usize,
         workgroup_limit: usize,
-        layout: Option<StateLayout>,
+        ask: KernelLayout,
     ) -> Mapping {
         let cells = crate::puzzle::Geometry::get(b).cells;
-        let words = Mapping::within(cells, max_invocations);
-        let bytes = Mapping::packed_within(cells, max_invocations);
+        let asked = |m: Mapping| match ask.unit_counts {
+            Some(c) => Mapping {
+                counts: c == UnitCounts::On,
+                ..m
+            },
+            None => m,
+        };
+        let words = asked(Mapping::within(cells, max_invocations));
+        let bytes = asked(Mapping::packed_within(cells, max_invocations));
         // Unit counts are worth more than words (benches/RESULTS.md, "Unit counts"): they are
         // dropped only where no layout fits with them.
         let fits = |m: Mapping| workgroup_bytes(b, m) <= workgroup_limit;
         let or_without_counts = |m: Mapping| {
-            if fits(m) {
+            if fits(m) || ask.unit_counts.is_some() {
                 m
             } else {
                 Mapping { counts: false, ..m }
             }
         };
-        match layout {
+        match ask.states {
             Some(StateLayout::Words) => or_without_counts(words),
             Some(StateLayout::Bytes) => or_without_counts(bytes),
             None if fits(words) => words,
@@ -294,9 +325,9 @@ pub struct GpuOptions {
     /// adapter). Off only to measure what the cap costs on a GPU without llvmpipe's loop
     /// limit (`gpu-sudoku bench --no-loop-pass-cap`): on lavapipe, results then go wrong.
     pub loop_pass_cap: bool,
-    /// The layout of states and degrees in workgroup memory; `None`: [`Mapping::choose`]'s
-    /// default. Only to measure one against the other (`gpu-sudoku bench --state-layout`).
-    pub state_layout: Option<StateLayout>,
+    /// The kernel's layout in workgroup memory (default: [`Mapping::choose`]'s). Only to
+    /// measure one against another (`gpu-sudoku bench --state-layout`, `--unit-counts`).
+    pub layout: KernelLayout,
 }
 
 impl Default for GpuOptions {
@@ -305,7 +336,7 @@ impl Default for GpuOptions {
             max_chunk: 1 << 20,
             cell_steps_per_submission: 1 << 31,
             loop_pass_cap: true,
-            state_layout: None,
+            layout: KernelLayout::default(),
         }
     }
 }
@@ -513,7 +544,7 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    pub fn new(gpu: &Gpu, b: usize, layout: Option<StateLayout>) -> Result<Kernel> {
+    pub fn new(gpu: &Gpu, b: usize, layout: KernelLayout) -> Result<Kernel> {
         let g = crate::puzzle::Geometry::get(b);
         let limit = gpu
             .limits
@@ -564,14 +595,10 @@ impl Kernel {
         self.mapping
     }
 
-    /// The kernel for box size `b` (and `layout`, see [`GpuOptions::state_layout`]), compiled
+    /// The kernel for box size `b` (and `layout`, see [`GpuOptions::layout`]), compiled
     /// once per device, with the kernel that packs its grids for the readback (so that a
     /// caller who compiles first, as `bench` does, has compiled everything a run needs).
-    pub fn cached(
-        gpu: &Gpu,
-        b: usize,
-        layout: Option<StateLayout>,
-    ) -> Result<std::sync::Arc<Kernel>> {
+    pub fn cached(gpu: &Gpu, b: usize, layout: KernelLayout) -> Result<std::sync::Arc<Kernel>> {
         grids::GridsKernel::cached(gpu, b)?;
         gpu.cached(&format!("ilca-{b}-{layout:?}"), || {
             Kernel::new(gpu, b, layout)
@@ -647,7 +674,7 @@ fn run_inner(
         batch.puzzles.iter().all(|p| p.box_size() == b),
         "all puzzles of a GPU batch must have the same size"
     );
-    let kernel = Kernel::cached(gpu, b, opts.state_layout)?;
+    let kernel = Kernel::cached(gpu, b, opts.layout)?;
     let g = first.geometry();
     let (cells, n) = (g.cells, g.n);
 
@@ -1232,7 +1259,7 @@ mod tests {
             (7, false, 112),
             (5, true, 212),
         ] {
-            let m = Mapping::choose(b, 1024, 32_768, None);
+            let m = Mapping::choose(b, 1024, 32_768, Default::default());
             let lp = LoopPasses::for_mapping(b, m, sharing);
             let cap = max_steps_per_dispatch_for(b, m, sharing).unwrap() as u64;
             assert!(lp.per_dispatch + cap * lp.per_step <= LOOP_PASS_BUDGET);
