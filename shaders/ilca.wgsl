@@ -5,7 +5,7 @@
 // of its instance (`own_cell`) and keeps their weights in private memory for the whole dispatch,
 // which runs up to `k_steps` time-steps. The instance's states (two copies, by step parity) and
 // degrees live in workgroup memory, so peers are read from there: one u32 per cell, or, where
-// that does not fit the device (PACKED; 64x64 needs 49,928 bytes so), one byte per cell, four
+// that does not fit the device (PACKED; 64x64 needs 62,216 bytes so), one byte per cell, four
 // to a word (states are at most 64 and degrees at most NP = 175). A packed invocation owns whole
 // words, runs of four cells, so it writes them with plain stores.
 // Arithmetic on weights is only f32 multiplies by host-made factors and by powers of two, and

@@ -123,9 +123,10 @@ fn other_sizes_agree() {
     agree(&fortynine, 2, &params, &Default::default());
 }
 
-/// 64x64 fits no device's workgroup memory with a word per cell (49,928 bytes; NVIDIA offers
-/// 49,152, lavapipe 32,768), so its states and degrees go a byte per cell: it runs on lavapipe
-/// here and equals the CPU, weights included, over several dispatches (23 steps each).
+/// 64x64 fits no device's workgroup memory with a word per cell (62,216 bytes with its unit
+/// counts; NVIDIA offers 49,152, lavapipe 32,768), so its states and degrees go a byte per cell:
+/// it runs on lavapipe here and equals the CPU, weights included, over several dispatches (31
+/// steps each).
 #[test]
 fn sixty_four_by_sixty_four_agrees() {
     let params = IlcaParams {
@@ -184,8 +185,14 @@ fn byte_layout_agrees_at_every_size() {
 /// start of each), in words (25x25, 36x36) as in bytes (`byte_layout_agrees_at_every_size`).
 #[test]
 fn unit_counts_agree_under_every_rule() {
-    let counted = gpu_ilca::Mapping::choose(5, 1024, 32_768, Default::default());
-    assert!(counted.counts && !counted.packed);
+    let Some(gpu) = common::gpu() else { return };
+    // The kernels these runs get keep unit counts, in words.
+    for b in [5, 6] {
+        let m = gpu_ilca::Kernel::cached(gpu, b, Default::default())
+            .unwrap()
+            .mapping();
+        assert!(m.counts && !m.packed, "{b}: {m:?}");
+    }
     let opts = small_submissions();
     for compare in [Compare::Sharing, Compare::Free, Compare::All] {
         for (tie, share) in [(TieBreak::Random, 0.0), (TieBreak::Keep, 0.05)] {
@@ -365,10 +372,11 @@ fn first_of(file: &str) -> Grid {
 /// Long dispatches. With the default options a small batch asks for thousands of steps per
 /// submission. Mesa's lavapipe stops every loop of an invocation after 65,535 loop passes in one
 /// dispatch (docs/GPU.md, "Loop budget per dispatch"): measured there, an uncapped dispatch went
-/// wrong after about 6,000 steps of a 9x9 and 145 steps of a 25x25, silently (the GPU grids came
-/// back blank). The host caps the steps per dispatch (`ilca::gpu::max_steps_per_dispatch`), so
-/// here a submission holds several dispatches. The runs go to their step limit unsolved (evil
-/// 9x9, 16x16 and 25x25 with few steps), so every step counts in the final grid.
+/// wrong after about 6,000 steps of a 9x9 and, with unit counts, 524 of a 25x25, 288 of a
+/// 36x36, 112 of a 49x49 and 212 of a 25x25 with sharing, silently (the GPU grids came back
+/// blank). The host caps the steps per dispatch (`ilca::gpu::max_steps_per_dispatch`), so
+/// here a submission holds several dispatches. Every run goes past those counts to its step
+/// limit unsolved, so every step counts in the final grid.
 #[test]
 fn long_dispatches_agree() {
     let Some(gpu) = common::gpu() else { return };

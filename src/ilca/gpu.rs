@@ -51,7 +51,8 @@ pub struct Mapping {
     /// Each instance keeps, per unit, how many of its cells hold each digit (`COUNTS` in
     /// ilca.wgsl), so a cell's degree costs 2B state reads instead of NP, and the reward test
     /// of `--compare sharing` visits only the peers that share the cell's digit. On by default
-    /// wherever an invocation owns several cells (whose peers are then not kept in registers);
+    /// wherever an invocation owns several cells (whose peers are then not kept in registers)
+    /// and they fit the device (64x64 within 16 KiB goes without);
     /// [`KernelLayout::unit_counts`] can ask for them anywhere, or for none.
     pub counts: bool,
 }
@@ -59,7 +60,8 @@ pub struct Mapping {
 crate::choice! {
     /// How the kernel keeps an instance's states and degrees in workgroup memory (see
     /// [`Mapping::packed`]). By default words wherever they fit the device, bytes elsewhere
-    /// (64x64 on every current device); [`KernelLayout::states`] can ask for either.
+    /// (64x64 on every current device, 49x49 on lavapipe); [`KernelLayout::states`] can ask
+    /// for either.
     pub enum StateLayout {
         /// One u32 per cell (`Mapping::within`).
         Words = "words",
