@@ -318,6 +318,17 @@ fn rescale_row(k: u32) -> f32 {
     return m;
 }
 
+// Is peer q compared in the reward test of a cell holding ch (cpu::State::learn's rule)?
+fn compared(sb: u32, pbase: u32, q: u32, ch: u32) -> bool {
+    if (s_compare == COMPARE_SHARING) {
+        return state_at(sb, q) == ch;
+    }
+    if (s_compare == COMPARE_FREE) {
+        return puzzle_data[pbase + q] == 0u;
+    }
+    return true; // COMPARE_ALL: every neighbour
+}
+
 // COUNTS: has some compared peer of cell c (digit ch, degree deg) a degree of at least deg
 // (cpu::State::learn's reward test, negated; states from word sb, degrees from db)? The peers
 // by part, as `peer` orders them: the row (N - 1), the column (N - 1), the rest of the box
@@ -331,13 +342,7 @@ fn outranked(c: u32, sb: u32, db: u32, pbase: u32, ch: u32, deg: u32, parts: u32
         var seen = 0u;
         for (var i = lo; i < hi && seen < want; i++) {
             let q = peer(c, i);
-            var compared = true;
-            if (s_compare == COMPARE_SHARING) {
-                compared = state_at(sb, q) == ch;
-            } else if (s_compare == COMPARE_FREE) {
-                compared = puzzle_data[pbase + q] == 0u;
-            } // else COMPARE_ALL: every neighbour
-            if (compared) {
+            if (compared(sb, pbase, q, ch)) {
                 if (degree_at(db, q) >= deg) {
                     return true;
                 }
@@ -577,13 +582,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                                 reward = true;
                                 for (var i = 0u; i < NP; i++) {
                                     let q = peer_of(c, i);
-                                    var compared = true;
-                                    if (s_compare == COMPARE_SHARING) {
-                                        compared = state_at(sb, q) == ch;
-                                    } else if (s_compare == COMPARE_FREE) {
-                                        compared = puzzle_data[pbase + q] == 0u;
-                                    } // else COMPARE_ALL: every neighbour
-                                    if (compared && degree_at(sbase, q) >= deg) {
+                                    if (compared(sb, pbase, q, ch) && degree_at(sbase, q) >= deg) {
                                         reward = false;
                                         break;
                                     }

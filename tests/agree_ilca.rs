@@ -140,6 +140,21 @@ fn sixty_four_by_sixty_four_agrees() {
     agree(&sixtyfour, 2, &params, &Default::default());
 }
 
+/// Settings that run every stage within 60 steps: selective resets every 7 steps, a full restart
+/// at 25, and resource sharing when `share` is not 0.
+fn every_stage(compare: Compare, share: f64) -> IlcaParams {
+    IlcaParams {
+        steps: 60,
+        lr: 0.1,
+        lp: 2.0,
+        sr: 7,
+        restart: 25,
+        compare,
+        share,
+        ..Default::default()
+    }
+}
+
 /// The byte layout on every size where words are the default: partial last words (odd boxes),
 /// several instances' chunks, resets, restarts, resource sharing and every compare rule.
 #[test]
@@ -156,16 +171,7 @@ fn byte_layout_agrees_at_every_size() {
         (Compare::Free, 0.05),
         (Compare::All, 0.0),
     ] {
-        let params = IlcaParams {
-            steps: 60,
-            lr: 0.1,
-            lp: 2.0,
-            sr: 7,
-            restart: 25,
-            compare,
-            share,
-            ..Default::default()
-        };
+        let params = every_stage(compare, share);
         agree(&nine_by_nine(), 2, &params, &bytes);
         let sixteen: Vec<Grid> = (0..2).map(|s| pattern_puzzle(4, s, 0.1)).collect();
         agree(&sixteen, 2, &params, &bytes);
@@ -197,16 +203,9 @@ fn unit_counts_agree_under_every_rule() {
     for compare in [Compare::Sharing, Compare::Free, Compare::All] {
         for (tie, share) in [(TieBreak::Random, 0.0), (TieBreak::Keep, 0.05)] {
             let params = IlcaParams {
-                steps: 60,
-                lr: 0.1,
-                lp: 2.0,
-                sr: 7,
-                restart: 25,
-                compare,
                 tie,
-                share,
                 seed: 3,
-                ..Default::default()
+                ..every_stage(compare, share)
             };
             agree(&[pattern_puzzle(5, 3, 0.05)], 2, &params, &opts);
         }
