@@ -36,9 +36,9 @@ for arg in "$@"; do
   run bench puzzles/25x25.txt --runs 200 --lr 0.05 --compare free
   # The large grids under the default compare rule (sharing), where unit counts shorten both
   # the degrees and the reward test.
-  run bench puzzles/25x25.txt --runs 200
-  run bench puzzles/36x36.txt --runs 300
-  run bench puzzles/49x49.txt --runs 300
+  run bench puzzles/25x25.txt --runs 200 --cpu-instances 100
+  run bench puzzles/36x36.txt --runs 300 --cpu-instances 100
+  run bench puzzles/49x49.txt --runs 300 --cpu-instances 100
   run bench puzzles/evil.txt --runs 40 --steps 2000
   if [ "$new" ]; then
     run bench puzzles/evil.txt --runs 40 --steps 2000 --no-loop-pass-cap
