@@ -65,8 +65,8 @@ fn gpu_json_equals_cpu_json_but_for_backend_and_timing() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `bench` times the GPU after a warm-up run, reports the median of `--repeat` runs with where
-/// its time went, and checks every instance against the CPU; `--no-loop-pass-cap` (a short run,
+/// `bench` times the GPU after a warm-up run, reports the median of `--repeat` runs and the
+/// warm-up with where their time went, and checks every instance against the CPU; `--no-loop-pass-cap` (a short run,
 /// within llvmpipe's loop limit) changes no result.
 #[test]
 fn bench_repeats_splits_its_time_and_agrees() {
@@ -82,6 +82,7 @@ fn bench_repeats_splits_its_time_and_agrees() {
             "gpu runs: first (warm-up, left out)",
             "2 timed: median",
             "gpu median run: prepare",
+            "gpu first run: prepare",
             "compute and readback",
             "agreement: all 100 instances run on both engines are identical",
         ] {
@@ -132,12 +133,17 @@ fn bench_repeats_splits_its_time_and_agrees() {
     assert_eq!(j["gpu"]["instance_steps"], j["cpu"]["instance_steps"]);
     assert_eq!(j["gpu_runs"]["timed"], 2);
     assert_eq!(j["gpu_runs"]["loop_pass_cap"], true);
-    assert!(
-        j["gpu_runs"]["median_split_ms"]["compute_and_readback"]
-            .as_f64()
-            .unwrap()
-            > 0.0
-    );
+    for split in ["median_split_ms", "first_split_ms"] {
+        assert!(
+            j["gpu_runs"][split]["compute_and_readback"]
+                .as_f64()
+                .unwrap()
+                > 0.0,
+            "{split}"
+        );
+    }
+    // The unit counts are off for 9x9 by default.
+    assert_eq!(j["gpu_runs"]["unit_counts"], false);
     let text = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<&str> = text.lines().collect();
     assert_eq!(rows.len(), 3, "{text}");

@@ -205,12 +205,8 @@ impl Report {
                 cells_per_invocation: self.mapping.cpt,
                 state_layout: self.mapping.layout(),
                 unit_counts: self.mapping.counts,
-                median_split_ms: self.median.phases.map(|p| SplitJson {
-                    prepare: ms(p.prepare),
-                    upload: ms(p.upload),
-                    compute_and_readback: ms(p.compute),
-                    results: ms(p.results),
-                }),
+                median_split_ms: self.median.phases.map(SplitJson::of),
+                first_split_ms: self.first.phases.map(SplitJson::of),
             },
             cpu_threads: self.cpu_threads,
             compared: self.compared,
@@ -311,6 +307,8 @@ struct GpuRunsJson {
     /// The kernel keeps per-unit digit counts ([`gpu::Mapping::counts`]).
     unit_counts: bool,
     median_split_ms: Option<SplitJson>,
+    /// The warm-up run's split: what a process's first batch pays beyond the median's.
+    first_split_ms: Option<SplitJson>,
 }
 
 #[derive(Serialize)]
@@ -319,4 +317,15 @@ struct SplitJson {
     upload: f64,
     compute_and_readback: f64,
     results: f64,
+}
+
+impl SplitJson {
+    fn of(p: gpu::Phases) -> SplitJson {
+        SplitJson {
+            prepare: ms(p.prepare),
+            upload: ms(p.upload),
+            compute_and_readback: ms(p.compute),
+            results: ms(p.results),
+        }
+    }
 }
