@@ -143,20 +143,31 @@ fn word_done(j: u32, k: u32) -> u32 {
     }
     return i;
 }
-// The count of digit v (1-based) in unit u of the instance whose counts start at word cb.
+// The units of cell c, as `unit_ok` and the counts number them: its row (0..N), its column
+// (N..2N) and its box (2N..3N).
+fn units_of(c: u32) -> vec3<u32> {
+    let r = c / N;
+    let col = c % N;
+    return vec3<u32>(r, N + col, 2u * N + (r / B) * B + col / B);
+}
+// The count of digit v (1-based) in unit u, for the instance whose counts start at word cb:
+// its word, and its lowest bit there.
+fn count_word(cb: u32, u: u32, v: u32) -> u32 {
+    return cb + (u * N + v - 1u) / COUNTS_PER_WORD;
+}
+fn count_shift(u: u32, v: u32) -> u32 {
+    return COUNT_BITS * ((u * N + v - 1u) % COUNTS_PER_WORD);
+}
 fn count_at(cb: u32, u: u32, v: u32) -> u32 {
-    let i = u * N + v - 1u;
-    return (atomicLoad(&counts[cb + i / COUNTS_PER_WORD]) >> (COUNT_BITS * (i % COUNTS_PER_WORD))) & ((1u << COUNT_BITS) - 1u);
+    return (atomicLoad(&counts[count_word(cb, u, v)]) >> count_shift(u, v)) & ((1u << COUNT_BITS) - 1u);
 }
 // In unit u, one cell's digit changes from `was` to `now` (0: none).
 fn count_unit_move(cb: u32, u: u32, was: u32, now: u32) {
     if (was != 0u) {
-        let i = u * N + was - 1u;
-        atomicSub(&counts[cb + i / COUNTS_PER_WORD], 1u << (COUNT_BITS * (i % COUNTS_PER_WORD)));
+        atomicSub(&counts[count_word(cb, u, was)], 1u << count_shift(u, was));
     }
     if (now != 0u) {
-        let i = u * N + now - 1u;
-        atomicAdd(&counts[cb + i / COUNTS_PER_WORD], 1u << (COUNT_BITS * (i % COUNTS_PER_WORD)));
+        atomicAdd(&counts[count_word(cb, u, now)], 1u << count_shift(u, now));
     }
 }
 // Cell c's digit changes from `was` to `now` in the counts of its row, column and box.
@@ -164,11 +175,10 @@ fn count_move(cb: u32, c: u32, was: u32, now: u32) {
     if (was == now) {
         return;
     }
-    let r = c / N;
-    let col = c % N;
-    count_unit_move(cb, r, was, now);
-    count_unit_move(cb, N + col, was, now);
-    count_unit_move(cb, 2u * N + (r / B) * B + col / B, was, now);
+    let units = units_of(c);
+    count_unit_move(cb, units.x, was, now);
+    count_unit_move(cb, units.y, was, now);
+    count_unit_move(cb, units.z, was, now);
 }
 // COUNTS: own cell c's peers that hold its digit, by part x (0 row, 1 column, 2 rest of the
 // box), PART_BITS each (at most 63), as `degrees` found them; `learn` reads these, not the counts.
@@ -335,9 +345,11 @@ fn compared(sb: u32, pbase: u32, q: u32, ch: u32) -> bool {
 // ((B - 1)^2). Under COMPARE_SHARING only the peers holding ch are compared, `parts` of them
 // per part: a part without any is skipped, and a part is left once all of its have been seen.
 fn outranked(c: u32, sb: u32, db: u32, pbase: u32, ch: u32, deg: u32, parts: u32) -> bool {
+    // Part x is peers ends[x] .. ends[x + 1] - 1.
+    var ends = array<u32, 4>(0u, N - 1u, 2u * (N - 1u), NP);
     for (var x = 0u; x < 3u; x++) {
-        let lo = select(select(0u, N - 1u, x >= 1u), 2u * (N - 1u), x == 2u);
-        let hi = select(select(N - 1u, 2u * (N - 1u), x >= 1u), NP, x == 2u);
+        let lo = ends[x];
+        let hi = ends[x + 1u];
         let want = select(hi - lo, part_count(parts, x), s_compare == COMPARE_SHARING);
         var seen = 0u;
         for (var i = lo; i < hi && seen < want; i++) {
@@ -498,6 +510,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 let v = cur[k];
                 var same = 0u;
                 if (COUNTS) {
+                    let units = units_of(c);
                     let r = c / N;
                     let col = c % N;
                     let br = (r / B) * B;
@@ -509,9 +522,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                         rx += select(0u, 1u, state_at(sb, r * N + bc + i) == v);
                         cx += select(0u, 1u, state_at(sb, (br + i) * N + col) == v);
                     }
-                    let in_row = count_at(cb, r, v) - 1u;
-                    let in_col = count_at(cb, N + col, v) - 1u;
-                    let in_box = count_at(cb, 2u * N + br + col / B, v) + 1u - rx - cx;
+                    let in_row = count_at(cb, units.x, v) - 1u;
+                    let in_col = count_at(cb, units.y, v) - 1u;
+                    let in_box = count_at(cb, units.z, v) + 1u - rx - cx;
                     parts[k] = in_row | (in_col << PART_BITS) | (in_box << (2u * PART_BITS));
                     same = in_row + in_col + in_box;
                 } else {
@@ -563,11 +576,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     if (c < CELLS && clue[k] == 0u) {
                         var do_reset = restart_step;
                         if (reset_step) {
-                            let r = c / N;
-                            let col = c % N;
-                            let bx = (r / B) * B + col / B;
+                            let units = units_of(c);
                             let ub = slot * 3u * N;
-                            do_reset = unit_ok[ub + r] == 0u || unit_ok[ub + N + col] == 0u || unit_ok[ub + 2u * N + bx] == 0u;
+                            do_reset = unit_ok[ub + units.x] == 0u || unit_ok[ub + units.y] == 0u || unit_ok[ub + units.z] == 0u;
                         }
                         // Restored: by the reset, or after learning that left every weight 0
                         // (cpu::State::learn); one loop for both keeps the loop-pass bound.

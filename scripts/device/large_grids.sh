@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Large grids on the GPU (#35): ILCA 25x25 … 64x64 in the default layout of states and degrees
 # (words where they fit the device, bytes for 64x64), 25x25 … 49x49 with bytes too, and every
-# size with its unit counts switched (on for 9x9 and 16x16, off from 25x25 on), then RFSS 64x64. Usage: scripts/device/large_grids.sh BINARY; writes $OUT/large-grids.csv (one
-# row per ILCA bench: side, layout, unit counts (false for a binary without them), invocations,
-# cells each, GPU median s, cell-updates/s, CPU cell-updates/s, agreement) and the commands'
-# output in $OUT/large-grids.log.
+# size with its unit counts switched (on for 9x9 and 16x16, off from 25x25 on), then RFSS
+# 64x64. Usage: scripts/device/large_grids.sh BINARY; writes $OUT/large-grids.csv (one row per
+# ILCA bench: side, layout, unit counts (false for a binary without them), invocations, cells
+# each, GPU median s, cell-updates/s, CPU cell-updates/s, agreement) and the commands' output
+# in $OUT/large-grids.log.
 set -u
 [ "${SKIP_SETUP:-}" ] || source scripts/device/setup.sh >/dev/null
 bin=$1

@@ -1,7 +1,8 @@
 //! `gpu-sudoku compare FILE... --algos …`: the classic baselines, ILCA and RFSS (on the CPU, or
 //! with `--backend gpu` on a GPU) side by side on the same puzzles: per algorithm × file the
 //! solved %, its 95% interval, the time-to-solution, the time per attempt and the iterations;
-//! `--json`/`--csv` hold every attempt. Flags → [`compare::Request`] → [`compare::run`] → the table and the reports.
+//! `--json`/`--csv` hold every attempt. Flags → [`compare::Request`] → [`compare::run`] → the
+//! table and the reports.
 //!
 //! Algorithm names: the baselines' (`backtrack`, `mrv`, `exact`, `astar…`, `ga…`, `sa`, `hc`, `acs…`),
 //! `ilca` (the `--preset` and ILCA options, Algorithm 1 by default), `ilca-PRESET` (a preset by

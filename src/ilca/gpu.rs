@@ -251,7 +251,7 @@ impl LoopPasses {
             // digits and the whole row's rescale (maximum, then scale and flush)
             + own_cells(lp(n) + reward + lp(n) + if sharing { lp(np) + 2 * lp(n) } else { 0 });
         let per_dispatch = if m.cpt == 1 { lp(np) } else { 0 } // peers listed
-            + if m.counts { lp(count_words(g.n).div_ceil(m.tpi) as u64) } else { 0 } // counts cleared
+            + if m.counts { lp(count_words(g.n, m).div_ceil(m.tpi) as u64) } else { 0 } // counts cleared
             + own_cells(2 * lp(n)) // weights loaded (fresh or carried over)
             + 1 // the step loop's exit
             + own_cells(lp(n)); // weights stored
@@ -306,13 +306,17 @@ pub fn workgroup_bytes(b: usize, m: Mapping) -> usize {
     } else {
         g.cells
     };
-    let counts = if m.counts { count_words(g.n) } else { 1 };
-    size_of::<u32>() * m.ipw * (3 * words + 2 + 3 * g.n + counts)
+    size_of::<u32>() * m.ipw * (3 * words + 2 + 3 * g.n + count_words(g.n, m))
 }
 
-/// Words of one instance's unit counts (`COUNT_WORDS` in ilca.wgsl): a byte per unit and digit.
-fn count_words(n: usize) -> usize {
-    (3 * n * n).div_ceil(COUNTS_PER_WORD)
+/// Words of one instance's unit counts (`COUNT_WORDS` in ilca.wgsl): a byte per unit and digit,
+/// or, without them, the one word the kernel still declares.
+fn count_words(n: usize, m: Mapping) -> usize {
+    if m.counts {
+        (3 * n * n).div_ceil(COUNTS_PER_WORD)
+    } else {
+        1
+    }
 }
 
 /// Knobs of the GPU engine that do not change results.
@@ -473,7 +477,7 @@ pub(crate) fn prelude(b: usize, m: Mapping) -> Prelude {
         .size("CELLS_PER_WORD", CELLS_PER_WORD)
         .bool("COUNTS", m.counts)
         .size("COUNTS_PER_WORD", COUNTS_PER_WORD)
-        .size("COUNT_WORDS", if m.counts { count_words(g.n) } else { 1 })
+        .size("COUNT_WORDS", count_words(g.n, m))
         // tables: peers | units | settings (see run_inner)
         .size("UNITS_OFF", g.peers.len())
         .size("SET_OFF", g.peers.len() + g.units.len())
