@@ -10,8 +10,8 @@
 // The host prepends `const` lines (src/rfss/gpu.rs, `prelude`): every number this kernel shares
 // with the Rust side, written from the Rust definitions: LANES (= arith::LANES, the workgroup
 // size; it fixes the summation tree of the normaliser), RCP_MAGIC and RCP_STEPS (arith::rcp),
-// RES_PER_SPECIES, the flag bits FLAG_DONE and FLAG_STALLED, the codes UNDERFLOW_*, and WGM,
-// WG_SP, WG_RES and WG_BLANK. No number of the Rust side is written here.
+// RES_PER_SPECIES, the flag bits FLAG_DONE and FLAG_STALLED, the codes UNDERFLOW_*, WGM,
+// WG_SP, WG_RES, WG_BLANK, WG_TALLY, TALLIES_PER_WORD and TALLY_BITS. No number of the Rust side is written here.
 // When WGM is true, every instance of the batch fits workgroup memory (at most WG_SP species,
 // WG_RES resources, WG_BLANK blank cells), and a dispatch keeps the instance's proportions p,
 // shares w, loads and read-off there, loaded at its start and written back at its end (the
@@ -81,6 +81,10 @@ var<workgroup> lanes32: array<f32, FOLD>;
 var<workgroup> wg_conflicts: atomic<u32>;
 var<workgroup> wg_changed: atomic<u32>;
 var<workgroup> wg_flags: u32;
+// = `tally` in cpu.rs: per non-cell resource r (from n_blank), TALLY_BITS of word
+// (r - n_blank) / TALLIES_PER_WORD count the read-off's species covering it. A count stays at
+// most 64 (a resource is one numeral in one unit), below 2^TALLY_BITS.
+var<workgroup> tally: array<atomic<u32>, WG_TALLY>;
 
 // A product that feeds an addition passes through here: XOR with a zero the compiler cannot
 // see, so `a*b + c` can never be contracted into an FMA (which would round differently).
@@ -162,6 +166,28 @@ fn stage_barrier() {
     }
 }
 
+// = select's rule in cpu.rs for one species: p' = w * rz, then the underflow policy.
+fn selected(wx: f32, rz: f32, thr: f32) -> f32 {
+    var v = opaque(wx * rz);
+    if (wx != 0.0 && v < thr) {
+        if (params.underflow == UNDERFLOW_FLOOR) {
+            v = thr;
+        } else { // UNDERFLOW_EXTINCT
+            v = 0.0;
+        }
+    }
+    return v;
+}
+
+// Counts the read-off's species on non-cell resource `k` (its index from n_blank) in `tally`;
+// 1 if another cell's species had taken it already, so that a resource that c species cover
+// adds c - 1 conflicts whatever the order of the cells.
+fn take(k: u32) -> u32 {
+    let shift = TALLY_BITS * (k % TALLIES_PER_WORD);
+    let before = atomicAdd(&tally[k / TALLIES_PER_WORD], 1u << shift);
+    return select(0u, 1u, extractBits(before, shift, TALLY_BITS) != 0u);
+}
+
 fn quad(i: u32) -> vec4<f32> {
     return vec4<f32>(lanes32[i], lanes32[i + 1u], lanes32[i + 2u], lanes32[i + 3u]);
 }
@@ -215,7 +241,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         ran = true;
 
-        // Stage `loads` (cpu.rs): covering species in ascending order.
+        // Stage `loads` (cpu.rs): covering species in ascending order. The tallies of the
+        // last read-off are cleared here too: the barrier below orders it before this
+        // generation's read-off.
+        let tally_words = (h.n_res - h.n_blank + TALLIES_PER_WORD - 1u) / TALLIES_PER_WORD;
+        for (var k = t; k < tally_words; k += LANES) {
+            atomicStore(&tally[k], 0u);
+        }
         for (var r = t; r < h.n_res; r += LANES) {
             let a = csr[h.ptr_off + r];
             let e = csr[h.ptr_off + r + 1u];
@@ -258,58 +290,40 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         workgroupBarrier();
         let rz = rcp(fold32());
 
-        // Stage `select` (cpu.rs): proportionate selection and the underflow policy.
-        for (var x = t; x < h.n_sp; x += LANES) {
-            let wx = get_w(h, x);
-            var v = opaque(wx * rz);
-            if (wx != 0.0 && v < thr) {
-                if (params.underflow == UNDERFLOW_FLOOR) {
-                    v = thr;
-                } else { // UNDERFLOW_EXTINCT
-                    v = 0.0;
-                }
-            }
-            set_p(h, x, v);
-        }
-        stage_barrier();
-
-        // Stage `readoff` (cpu.rs): per blank cell the species of highest proportion (ties: lowest
-        // index), then the conflicts.
+        // Stages `select` and `readoff` (cpu.rs) in one pass over the blank cells. Every species
+        // lies in exactly one blank cell (check_placement), so the cells' covering lists visit
+        // each species once: its new proportion is computed, stored and compared there, with
+        // no barrier between the two stages. Per cell the species of highest proportion (ties:
+        // lowest index); then the conflicts, counted as `tally` (cpu.rs) counts them.
         for (var i = t; i < h.n_blank; i += LANES) {
             let a = csr[h.ptr_off + i];
             let e = csr[h.ptr_off + i + 1u];
-            var best = csr[h.list_off + a];
-            var bp = get_p(h, best);
-            for (var j = a + 1u; j < e; j++) {
+            var best = 0u;
+            var bp = 0.0;
+            for (var j = a; j < e; j++) {
                 let x = csr[h.list_off + j];
-                let px = get_p(h, x);
-                if (px > bp) {
+                let v = selected(get_w(h, x), rz, thr);
+                set_p(h, x, v);
+                if (j == a || v > bp) {
                     best = x;
-                    bp = px;
+                    bp = v;
                 }
             }
             if (get_argmax(h, i) != best) {
                 atomicOr(&wg_changed, 1u);
                 set_argmax(h, i, best);
             }
+            let b = (h.sp_off + best) * RES_PER_SPECIES;
+            let taken = take(sp_res[b + 1u] - h.n_blank) + take(sp_res[b + 2u] - h.n_blank)
+                + take(sp_res[b + 3u] - h.n_blank);
+            if (taken != 0u) {
+                atomicAdd(&wg_conflicts, taken);
+            }
         }
         stage_barrier();
-        for (var r = h.n_blank + t; r < h.n_res; r += LANES) {
-            let a = csr[h.ptr_off + r];
-            let e = csr[h.ptr_off + r + 1u];
-            var chosen = 0u;
-            for (var j = a; j < e; j++) {
-                let x = csr[h.list_off + j];
-                let cell_res = sp_res[(h.sp_off + x) * RES_PER_SPECIES];
-                if (get_argmax(h, cell_res) == x) {
-                    chosen += 1u;
-                }
-            }
-            if (chosen > 1u) {
-                atomicAdd(&wg_conflicts, chosen - 1u);
-            }
+        if (!WGM) {
+            workgroupBarrier(); // the tallies and the two counters, beside the storage arrays
         }
-        workgroupBarrier();
 
         // Streaks and the stop rule (= Readoff::update), by one invocation.
         if (t == 0u) {

@@ -68,6 +68,22 @@ fn gpu_equals_cpu_on_a_16x16_and_a_4x4() {
     assert_gpu_matches_cpu(&ps, &params(900, 5));
 }
 
+/// The largest tallies of the read-off (a 64x64 has 12,288 row/column/box resources: 3,072
+/// words of workgroup memory) and a 25x25 beside it, in both homes of the arrays.
+#[test]
+fn gpu_equals_cpu_on_a_25x25_and_a_64x64() {
+    let ps = vec![puzzle(5, 11, 0.55), puzzle(8, 2, 0.5)];
+    let par = params(40, 5);
+    for p in &ps {
+        let o = cpu::run_one(p, &par).unwrap();
+        assert!(
+            o.generations == 40 && o.species_updates > 40 * 2_000,
+            "{o:?}"
+        );
+    }
+    assert_gpu_matches_cpu(&ps, &par);
+}
+
 #[test]
 fn gpu_equals_cpu_with_floor_policy_and_low_threshold() {
     // A low threshold makes the policy act within a short run.
@@ -115,25 +131,26 @@ fn gpu_reports_unsolvable_puzzles_and_empty_batches() {
     assert!(run(&[grid(CLASSIC)], &params(0, 1)).is_err());
 }
 
-/// Formerly the open problem of docs/RFSS.md: on lavapipe this 16x16 run lost bit equality at
+/// Formerly the open problem of docs/RFSS.md: on lavapipe a 16x16 run lost bit equality at
 /// generation 979 of a long dispatch. Cause: llvmpipe's loop limiter (65,535 loop passes per
-/// invocation and dispatch, shared by all loops; see `gpu_sudoku::gpu::LOOP_PASS_BUDGET`). Run here with the
-/// adaptive split and with 1,000 generations asked per submission (one dispatch of 1,000 would
-/// cross the limit at generation 979; the loop budget splits it).
+/// invocation and dispatch, shared by all loops; see `gpu_sudoku::gpu::LOOP_PASS_BUDGET`). Run
+/// here on a 16x16 with 70% blank (1,211 species) with the adaptive split and with 1,000
+/// generations asked per submission: one dispatch of 1,000 would cross the limit (the ignored
+/// test below shows it); the loop budget splits it.
 #[test]
 fn gpu_equals_cpu_long_16x16() {
-    let ps = [puzzle(4, 5, 0.5)];
+    let ps = [puzzle(4, 5, 0.7)];
     let par = params(1700, 5);
     assert_gpu_matches_cpu(&ps, &par);
     assert_gpu_matches_cpu_split(&ps, &par, Some(1000));
 }
 
-/// Runs the 16x16 on the GPU in the given dispatch splits and compares proportions, w and loads
-/// with the CPU reference bit for bit after each split.
-fn compare_at_boundaries(splits: &[u32], capped: bool) -> Option<(u32, usize)> {
+/// Runs a 16x16 with this fraction blank on the GPU in the given dispatch splits and compares
+/// proportions, w and loads with the CPU reference bit for bit after each split.
+fn compare_at_boundaries(blank: f64, splits: &[u32], capped: bool) -> Option<(u32, usize)> {
     let gpu = common::gpu()?;
     let par = params(100_000, 5);
-    let prob = Problem::build(&puzzle(4, 5, 0.5)).unwrap();
+    let prob = Problem::build(&puzzle(4, 5, blank)).unwrap();
     let tr = gpu::trace_dispatches(gpu, &prob, &par, splits, capped).unwrap();
     let mut p = prob.initial_proportions();
     let (mut load, mut w) = (vec![0.0f32; prob.n_res], vec![0.0f32; prob.n_species()]);
@@ -161,11 +178,12 @@ fn compare_at_boundaries(splits: &[u32], capped: bool) -> Option<(u32, usize)> {
 #[test]
 fn gpu_generations_equal_cpu_at_every_dispatch_boundary() {
     // One split of 1,000 generations (run as budget-sized dispatches), then short ones.
-    assert_eq!(compare_at_boundaries(&[1000, 1, 6, 293], true), None);
+    assert_eq!(compare_at_boundaries(0.7, &[1000, 1, 6, 293], true), None);
 }
 
 /// Shows the driver behaviour behind the former divergence: on llvmpipe one uncapped dispatch
-/// of 979 generations of this instance differs from the CPU (978 do not). Ignored: it asserts a
+/// of 1,680 generations of a 16x16 with half its cells blank differs from the CPU (1,679 do
+/// not; 979 and 978 before selection and the read-off became one pass, 2026-11-29). Ignored: it asserts a
 /// driver limit (`cargo test -- --ignored llvmpipe_loop_limiter`), and skips other adapters.
 #[test]
 #[ignore]
@@ -177,8 +195,10 @@ fn llvmpipe_loop_limiter_truncates_uncapped_dispatches() {
         println!("SKIPPED: not llvmpipe ({})", gpu.info.name);
         return;
     }
-    assert_eq!(compare_at_boundaries(&[978], false), None);
-    let (g, differ) = compare_at_boundaries(&[979], false).expect("the limiter cuts gen 979");
-    assert_eq!(g, 979);
+    assert_eq!(compare_at_boundaries(0.5, &[1679], false), None);
+    let (g, differ) = compare_at_boundaries(0.5, &[1680], false).expect("the limiter cuts");
+    assert_eq!(g, 1680);
     assert!(differ > 0);
+    // The instance of the two tests above: uncapped, one dispatch of 1,000 goes wrong.
+    assert!(compare_at_boundaries(0.7, &[1000], false).is_some());
 }

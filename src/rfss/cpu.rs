@@ -81,6 +81,7 @@ pub fn select(p: &mut [f32], w: &[f32], rz: f32, params: &RfssParams) {
 /// Stage `readoff`: per blank cell the species of highest proportion (ties: the lowest index)
 /// into `argmax`. Returns (conflicts, changed): conflicts = Σ over non-cell resources of
 /// max(0, chosen species covering it − 1); changed = some cell's choice differs from before.
+/// (The kernel runs `select` inside this stage, cell by cell: each species lies in one cell.)
 pub fn readoff(prob: &Problem, p: &[f32], argmax: &mut [u32]) -> (u32, bool) {
     let mut changed = false;
     for (i, a) in argmax.iter_mut().enumerate() {
@@ -94,16 +95,24 @@ pub fn readoff(prob: &Problem, p: &[f32], argmax: &mut [u32]) -> (u32, bool) {
         changed |= *a != best;
         *a = best;
     }
+    (tally(prob, argmax), changed)
+}
+
+/// The read-off's conflicts as the kernel counts them: per non-cell resource a count of the
+/// chosen species covering it, and a conflict for each species that finds the count above 0,
+/// which adds up to chosen − 1 per resource in any order of the cells.
+pub fn tally(prob: &Problem, argmax: &[u32]) -> u32 {
+    // A resource is one numeral in one unit: a count stays at most 64.
+    let mut count = vec![0u8; prob.n_res - prob.n_blank()];
     let mut conflicts = 0u32;
-    for r in prob.n_blank()..prob.n_res {
-        let chosen = prob
-            .covering(r)
-            .iter()
-            .filter(|&&x| argmax[prob.res[x as usize][0] as usize] == x)
-            .count() as u32;
-        conflicts += chosen.saturating_sub(1);
+    for &x in argmax {
+        for &r in &prob.res[x as usize][1..] {
+            let c = &mut count[r as usize - prob.n_blank()];
+            conflicts += u32::from(*c != 0);
+            *c += 1;
+        }
     }
-    (conflicts, changed)
+    conflicts
 }
 
 /// The evolving state of one instance on the CPU: proportions, scratch, read-off and its

@@ -32,8 +32,8 @@ pub const MAX_GENS_PER_SUBMIT: u32 = 1_000_000;
 /// every loop counted as its trip count plus one exit pass, for the lane with the most work
 /// (strided loops: ⌈n/256⌉ trips; inner loops: the longest covering list), no loop assumed
 /// unrolled (the `rcp` loop is counted; the reduction tree has no loop). The kernel's generation loop
-/// adds one pass per generation. Measured on lavapipe for the 16x16 of the tests: 67 passes per
-/// generation for the busiest 8-lane group; this bound gives more (a test checks it).
+/// adds one pass per generation. Measured on lavapipe for the 16x16 of the tests: 39 passes per
+/// generation for the busiest 8-lane group; this bound gives 68 (a test checks it).
 pub fn loop_passes_per_generation(prob: &Problem) -> u64 {
     let q = |n: usize| n.div_ceil(WORKGROUP as usize) as u64;
     let (n_sp, n_res, n_blank) = (prob.n_species(), prob.n_res, prob.n_blank());
@@ -46,12 +46,11 @@ pub fn loop_passes_per_generation(prob: &Problem) -> u64 {
         // the loops that load the workgroup arrays and write them back, once per dispatch,
         // counted per generation as an upper bound
         + 2 * strided(n_sp, 0) + strided(n_res, 0) + 2 * strided(n_blank, 0)
+        + strided((n_res - n_blank).div_ceil(TALLIES_PER_WORD as usize), 0) // 1. tallies cleared
         + strided(n_res, l_all + 1) // 1. loads
         + strided(n_sp, rcp) // 2. w (with rcp per species)
         + rcp // 2. normaliser
-        + strided(n_sp, 0) // 3. selection
-        + strided(n_blank, l_cell) // 4. read-off argmax
-        + strided(n_res - n_blank, l_all + 1) // 4. conflicts
+        + strided(n_blank, l_cell + 1) // 3. selection and read-off, per cell
 }
 
 /// Most generations one dispatch may run for problems whose bound is `passes` (≥ 1).
@@ -75,6 +74,10 @@ const TARGET_SUBMIT: Duration = Duration::from_millis(200);
 const FLAG_DONE: u32 = 1;
 /// `Readoff::flags`: the enhancement wants to act ([`enhance::stalled`]); the host takes over.
 const FLAG_STALLED: u32 = 2;
+
+/// Read-off tallies per workgroup word (`TALLIES_PER_WORD` in rfss.wgsl): a byte each, as a
+/// count is at most 64 (the cells of a unit).
+const TALLIES_PER_WORD: u32 = 4;
 
 /// [`RES_PER_SPECIES`] as the buffers count it.
 const RPS: u32 = RES_PER_SPECIES as u32;
@@ -213,44 +216,75 @@ pub struct WorkgroupArrays {
     pub blanks: u32,
 }
 
-impl WorkgroupArrays {
-    /// Arrays for the largest of `caps` (rounded up, so that batches share variants), if they
-    /// fit the device's workgroup memory beside the kernel's other workgroup variables.
-    pub(crate) fn fitting(
+/// The kernel variant a batch runs: how many words the read-off's tallies take (`WG_TALLY`;
+/// always in workgroup memory) and, where the batch fits beside them, the workgroup arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub tally_words: u32,
+    pub arrays: Option<WorkgroupArrays>,
+}
+
+/// Sizes rounded up, so that batches share variants.
+fn rounded(x: u32) -> u32 {
+    x.div_ceil(256).max(1) * 256
+}
+
+impl Variant {
+    /// The variant for the largest of `caps`: the tallies (a byte per non-cell resource), and
+    /// the arrays if `arrays` is asked and they fit the device's workgroup memory beside the
+    /// tallies and the kernel's other workgroup variables. Refused where even the tallies do not
+    /// fit (a 64x64 needs 12 KiB; every device offers 16 KiB).
+    pub(crate) fn for_batch(
         gpu: &Gpu,
         caps: impl Iterator<Item = Header>,
-    ) -> Option<WorkgroupArrays> {
-        let up = |x: u32| x.div_ceil(256).max(1) * 256;
-        let (mut sp, mut res, mut blank) = (0, 0, 0);
+        arrays: bool,
+    ) -> Result<Variant> {
+        let (mut sp, mut res, mut blank, mut tally) = (0, 0, 0, 0);
         for c in caps {
             (sp, res, blank) = (sp.max(c.n_sp), res.max(c.n_res), blank.max(c.n_blank));
+            tally = tally.max((c.n_res - c.n_blank).div_ceil(TALLIES_PER_WORD));
         }
+        let tally_words = rounded(tally);
         let a = WorkgroupArrays {
-            species: up(sp),
-            resources: up(res),
-            blanks: up(blank),
+            species: rounded(sp),
+            resources: rounded(res),
+            blanks: rounded(blank),
         };
-        // p and w per species, a load per resource, a read-off per blank cell; the lanes of
-        // the normaliser and a few words more.
-        let bytes = 4 * (2 * a.species as u64 + a.resources as u64 + a.blanks as u64 + 512);
-        (bytes <= gpu.limits.max_compute_workgroup_storage_size as u64).then_some(a)
+        // The lanes of the normaliser and a few words more, the tallies; then p and w per
+        // species, a load per resource, a read-off per blank cell.
+        let limit = gpu.limits.max_compute_workgroup_storage_size as u64;
+        let base = 4 * (512 + tally_words as u64);
+        ensure!(
+            base <= limit,
+            "an RFSS instance with {res} resources needs {base} bytes of GPU workgroup memory, \
+             more than this device offers ({limit}); run it on the CPU"
+        );
+        let bytes = base + 4 * (2 * a.species as u64 + a.resources as u64 + a.blanks as u64);
+        Ok(Variant {
+            tally_words,
+            arrays: (arrays && bytes <= limit).then_some(a),
+        })
     }
 }
 
-/// The `const` lines before the kernel for `arrays`: whether and how large the workgroup
-/// arrays are, the arithmetic's constants ([`super::arith`]), the species' stride, the flag bits
-/// and the underflow codes, all from their Rust definitions (the kernel restates none).
-pub fn prelude(arrays: Option<WorkgroupArrays>) -> Prelude {
-    let a = arrays.unwrap_or(WorkgroupArrays {
+/// The `const` lines before the kernel of `variant`: the tallies' size, whether and how large
+/// the workgroup arrays are, the arithmetic's constants ([`super::arith`]), the species' stride,
+/// the flag bits and the underflow codes, all from their Rust definitions (the kernel restates
+/// none).
+pub fn prelude(variant: Variant) -> Prelude {
+    let a = variant.arrays.unwrap_or(WorkgroupArrays {
         species: 1,
         resources: 1,
         blanks: 1,
     });
     let mut p = Prelude::new();
-    p.bool("WGM", arrays.is_some())
+    p.bool("WGM", variant.arrays.is_some())
         .u32("WG_SP", a.species)
         .u32("WG_RES", a.resources)
         .u32("WG_BLANK", a.blanks)
+        .u32("WG_TALLY", variant.tally_words)
+        .u32("TALLIES_PER_WORD", TALLIES_PER_WORD)
+        .u32("TALLY_BITS", u32::BITS / TALLIES_PER_WORD)
         .u32("LANES", WORKGROUP)
         .bits("RCP_MAGIC", super::arith::RCP_MAGIC)
         .u32("RCP_STEPS", super::arith::RCP_STEPS)
@@ -261,17 +295,17 @@ pub fn prelude(arrays: Option<WorkgroupArrays>) -> Prelude {
     p
 }
 
-/// The kernel's source for `arrays`: its [`prelude`], then shaders/rfss.wgsl.
-pub fn source(arrays: Option<WorkgroupArrays>) -> String {
-    prelude(arrays).source(&[SHADER])
+/// The kernel's source for `variant`: its [`prelude`], then shaders/rfss.wgsl.
+pub fn source(variant: Variant) -> String {
+    prelude(variant).source(&[SHADER])
 }
 
-/// The RFSS kernel for `arrays`, compiled once per device and variant, without naga's bounds
+/// The RFSS kernel of `variant`, compiled once per device and variant, without naga's bounds
 /// checks (they cost about a fifth of its speed on an H200): the host checks every index the
 /// kernel will derive before it places an instance's data ([`check_placement`]).
-fn kernel(gpu: &Gpu, arrays: Option<WorkgroupArrays>) -> Result<std::sync::Arc<Pipeline>> {
-    gpu.cached(&format!("rfss-{arrays:?}"), || {
-        Pipeline::new(gpu, "rfss", &source(arrays), &BINDINGS, BoundsChecks::Off)
+fn kernel(gpu: &Gpu, variant: Variant) -> Result<std::sync::Arc<Pipeline>> {
+    gpu.cached(&format!("rfss-{variant:?}"), || {
+        Pipeline::new(gpu, "rfss", &source(variant), &BINDINGS, BoundsChecks::Off)
     })
 }
 
@@ -382,9 +416,8 @@ pub fn run_keeping_proportions(
             end += 1;
         }
         let batch = &mut slots[start..end];
-        let arrays = WorkgroupArrays::fitting(gpu, batch.iter().map(|s| s.cap))
-            .filter(|_| opts.workgroup_arrays);
-        let k = kernel(gpu, arrays)?;
+        let variant = Variant::for_batch(gpu, batch.iter().map(|s| s.cap), opts.workgroup_arrays)?;
+        let k = kernel(gpu, variant)?;
         run_batch(gpu, &k, batch, params, opts, progress)?;
         for s in batch.iter_mut() {
             out[s.puzzle_index] = Some((
@@ -464,14 +497,17 @@ fn check_placement(cap: &Header, h: &Header, sp_res: &[u32], csr: &[u32]) -> Res
         h.n_sp <= cap.n_sp
             && h.n_res <= cap.n_res
             && h.n_blank <= cap.n_blank.min(h.n_res)
+            && h.n_res - h.n_blank <= cap.n_res - cap.n_blank.min(cap.n_res)
             && sp_res.len() == RES_PER_SPECIES * h.n_sp as usize
             && csr.len() >= ptr_len
             && csr.len() <= ptr_len + RES_PER_SPECIES * cap.n_sp as usize,
         "internal error: an RFSS instance does not fit its GPU slot"
     );
+    // Its cell first, then three non-cell resources: the cells' lists partition the species
+    // (the read-off selects each species once) and the tallies' index stays in range.
     let species_ok = sp_res
         .chunks(RES_PER_SPECIES)
-        .all(|r| r[0] < h.n_blank && r.iter().all(|&x| x < h.n_res));
+        .all(|r| r[0] < h.n_blank && r[1..].iter().all(|&x| h.n_blank <= x && x < h.n_res));
     ensure!(
         species_ok,
         "internal error: an RFSS species names a resource out of range"
@@ -488,6 +524,21 @@ fn check_placement(cap: &Header, h: &Header, sp_res: &[u32], csr: &[u32]) -> Res
             "internal error: RFSS resource {r} lists a species out of range"
         );
     }
+    // Each species in exactly one cell's list, its own.
+    let mut seen = vec![false; h.n_sp as usize];
+    for r in 0..h.n_blank as usize {
+        for &x in &list[ptr[r] as usize..ptr[r + 1] as usize] {
+            let own = sp_res[RES_PER_SPECIES * x as usize] as usize == r;
+            ensure!(
+                own && !std::mem::replace(&mut seen[x as usize], true),
+                "internal error: RFSS cell {r} lists species {x} of another cell"
+            );
+        }
+    }
+    ensure!(
+        seen.iter().all(|&s| s),
+        "internal error: an RFSS species is in no cell's list"
+    );
     Ok(())
 }
 
@@ -624,7 +675,7 @@ pub fn trace_dispatches(
     p2.stable_generations = u32::MAX;
     let lay = layout(std::slice::from_ref(&e), &caps, &p2)?;
     let mut kp = kparams(&p2, 1, 1);
-    let k = kernel(gpu, WorkgroupArrays::fitting(gpu, caps.iter().copied()))?;
+    let k = kernel(gpu, Variant::for_batch(gpu, caps.iter().copied(), true)?)?;
     let bufs = Buffers::new(gpu, &k, &lay, &kp);
     let most = if capped {
         max_gens_per_dispatch(loop_passes_per_generation(prob))?
@@ -847,6 +898,10 @@ mod tests {
             blanks: 256,
         };
         for a in [None, Some(arrays)] {
+            let a = Variant {
+                tally_words: 512,
+                arrays: a,
+            };
             let p = prelude(a);
             let errors = p.check_kernel(SHADER, &["params.underflow", "st.flags"]);
             assert!(errors.is_empty(), "{a:?}: {errors:#?}");
@@ -854,7 +909,10 @@ mod tests {
         }
         assert!(!SHADER.contains("params.floor"));
         assert!(!SHADER.contains("256u"));
-        let p = prelude(None);
+        let p = prelude(Variant {
+            tally_words: 256,
+            arrays: None,
+        });
         assert!(p.text().contains("const LANES: u32 = 256u;\n"));
         assert!(p.text().contains("const RCP_MAGIC: u32 = 0x7ef311c3u;\n"));
         assert!(p.text().contains("const UNDERFLOW_FLOOR: u32 = 1u;\n"));
