@@ -242,11 +242,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         ran = true;
 
         // Stage `loads` (cpu.rs): covering species in ascending order. The tallies of the
-        // last read-off are cleared here too: the barrier below orders it before this
-        // generation's read-off.
+        // last read-off are cleared here too: the normaliser's workgroup barriers order that
+        // before this generation's read-off.
         let tally_words = (h.n_res - h.n_blank + TALLIES_PER_WORD - 1u) / TALLIES_PER_WORD;
-        for (var k = t; k < tally_words; k += LANES) {
-            atomicStore(&tally[k], 0u);
+        for (var q = t; q < tally_words; q += LANES) {
+            atomicStore(&tally[q], 0u);
         }
         for (var r = t; r < h.n_res; r += LANES) {
             let a = csr[h.ptr_off + r];
@@ -277,6 +277,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             part = opaque(part + wx);
         }
         lanes[t] = part;
+        if (!WGM) {
+            // The read-off reads w and writes p of species that other invocations wrote and
+            // read here.
+            storageBarrier();
+        }
         workgroupBarrier();
         // The tree of arith::lane_sum with two barriers instead of eight: lane t < FOLD adds the
         // eight lanes the tree's first three levels (s = LANES/2, LANES/4, LANES/8) fold into

@@ -15,7 +15,7 @@
 
 use super::arith::{lane_sum, rcp};
 use super::{enhance, finish, Problem, Readoff, RfssOutcome, RfssParams, Underflow};
-use crate::puzzle::Grid;
+use crate::puzzle::{Grid, MAX_BOX};
 use anyhow::Result;
 use rayon::prelude::*;
 
@@ -102,7 +102,8 @@ pub fn readoff(prob: &Problem, p: &[f32], argmax: &mut [u32]) -> (u32, bool) {
 /// chosen species covering it, and a conflict for each species that finds the count above 0,
 /// which adds up to chosen − 1 per resource in any order of the cells.
 pub fn tally(prob: &Problem, argmax: &[u32]) -> u32 {
-    // A resource is one numeral in one unit: a count stays at most 64.
+    // A resource is one numeral in one unit: a count stays at most the side, which a byte holds.
+    const _: () = assert!(MAX_BOX * MAX_BOX <= u8::MAX as usize);
     let mut count = vec![0u8; prob.n_res - prob.n_blank()];
     let mut conflicts = 0u32;
     for &x in argmax {

@@ -33,7 +33,8 @@ pub const MAX_GENS_PER_SUBMIT: u32 = 1_000_000;
 /// (strided loops: ⌈n/256⌉ trips; inner loops: the longest covering list), no loop assumed
 /// unrolled (the `rcp` loop is counted; the reduction tree has no loop). The kernel's generation loop
 /// adds one pass per generation. Measured on lavapipe for the 16x16 of the tests: 39 passes per
-/// generation for the busiest 8-lane group; this bound gives 68 (a test checks it).
+/// generation for the busiest 8-lane group; this bound gives 68 (a test checks that it is at
+/// least that count, and that dispatches it sizes stay short of the measured cut).
 pub fn loop_passes_per_generation(prob: &Problem) -> u64 {
     let q = |n: usize| n.div_ceil(WORKGROUP as usize) as u64;
     let (n_sp, n_res, n_blank) = (prob.n_species(), prob.n_res, prob.n_blank());
@@ -78,6 +79,10 @@ const FLAG_STALLED: u32 = 2;
 /// Read-off tallies per workgroup word (`TALLIES_PER_WORD` in rfss.wgsl): a byte each, as a
 /// count is at most 64 (the cells of a unit).
 const TALLIES_PER_WORD: u32 = 4;
+const _: () = assert!(
+    ((crate::puzzle::MAX_BOX * crate::puzzle::MAX_BOX) as u32)
+        < 1 << (u32::BITS / TALLIES_PER_WORD)
+);
 
 /// [`RES_PER_SPECIES`] as the buffers count it.
 const RPS: u32 = RES_PER_SPECIES as u32;
@@ -122,6 +127,18 @@ pub(crate) struct Header {
     list_off: u32,
     blank_off: u32,
     n_blank: u32,
+}
+
+impl Header {
+    /// `prob`'s sizes (species, resources, blank cells), no offsets.
+    fn sizes(prob: &Problem) -> Header {
+        Header {
+            n_sp: prob.n_species() as u32,
+            n_res: prob.n_res as u32,
+            n_blank: prob.n_blank() as u32,
+            ..Default::default()
+        }
+    }
 }
 
 /// An instance's [`Readoff`] with its generation limit and flags (`Readoff` in rfss.wgsl).
@@ -230,6 +247,12 @@ fn rounded(x: u32) -> u32 {
 }
 
 impl Variant {
+    /// The variant a batch of `problems` runs on `gpu` (for tests and tools; the engine sizes
+    /// its batches' slots the same way).
+    pub fn for_problems(gpu: &Gpu, problems: &[Problem], arrays: bool) -> Result<Variant> {
+        Variant::for_batch(gpu, problems.iter().map(Header::sizes), arrays)
+    }
+
     /// The variant for the largest of `caps`: the tallies (a byte per non-cell resource), and
     /// the arrays if `arrays` is asked and they fit the device's workgroup memory beside the
     /// tallies and the kernel's other workgroup variables. Refused where even the tallies do not
@@ -369,12 +392,7 @@ pub fn run_keeping_proportions(
             Ok((prob, search)) => slots.push(Slot {
                 puzzle_index: i,
                 puzzle: g.clone(),
-                cap: Header {
-                    n_sp: prob.n_species() as u32,
-                    n_res: prob.n_res as u32,
-                    n_blank: prob.n_blank() as u32,
-                    ..Default::default()
-                },
+                cap: Header::sizes(&prob),
                 passes: loop_passes_per_generation(&prob),
                 prob,
                 search,
@@ -473,10 +491,11 @@ fn capacities(slots: &[Slot]) -> Vec<Header> {
 /// A problem placed in slot `cap`: its header (offsets of the slot, the problem's own sizes),
 /// its species' resources, and its csr block (pointers padded to the slot's capacity, then lists).
 fn place(cap: &Header, prob: &Problem) -> Result<(Header, Vec<u32>, Vec<u32>)> {
+    let s = Header::sizes(prob);
     let header = Header {
-        n_sp: prob.n_species() as u32,
-        n_res: prob.n_res as u32,
-        n_blank: prob.n_blank() as u32,
+        n_sp: s.n_sp,
+        n_res: s.n_res,
+        n_blank: s.n_blank,
         ..*cap
     };
     let sp_res: Vec<u32> = prob.res.iter().flatten().copied().collect();
@@ -659,12 +678,7 @@ pub fn trace_dispatches(
 ) -> Result<Vec<(Vec<f32>, Vec<f32>)>> {
     let mut e = State::new(prob.clone(), params);
     e.st.done = false;
-    let cap = Header {
-        n_sp: prob.n_species() as u32,
-        n_res: prob.n_res as u32,
-        n_blank: prob.n_blank() as u32,
-        ..Default::default()
-    };
+    let cap = Header::sizes(prob);
     let caps = vec![Header {
         load_off: cap.n_sp,
         list_off: cap.n_res + 1,
@@ -969,5 +983,40 @@ mod tests {
             ..h
         };
         assert!(refused(&big, &spr, &csr).is_err());
+        // The read-off's assumptions: a species' other resources are not cells (its tallies'
+        // index), each species is in its own cell's list and in no other.
+        let why = |r: Result<()>| r.unwrap_err().to_string();
+        let mut bad = spr.clone();
+        bad[1] = 0;
+        assert!(why(refused(&h, &bad, &csr)).contains("resource out of range"));
+        let mut bad = csr.clone();
+        let (c0, c1) = (prob.covering(0), prob.covering(1));
+        bad[ptr_len] = c1[0];
+        assert!(
+            why(refused(&h, &spr, &bad)).contains("cell 0 lists species"),
+            "{c0:?}"
+        );
+        let (cap2, h2) = (
+            Header {
+                n_sp: n_sp + 1,
+                ..cap
+            },
+            Header {
+                n_sp: n_sp + 1,
+                ..h
+            },
+        );
+        let mut spr2 = spr.clone();
+        spr2.extend_from_slice(&spr[..RES_PER_SPECIES]);
+        let e = check_placement(&cap2, &h2, &spr2, &csr)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("in no cell's list"), "{e}");
+        // More row, column and box resources than the slot's tallies hold.
+        let more = Header {
+            n_blank: n_blank - 1,
+            ..h
+        };
+        assert!(why(refused(&more, &spr, &csr)).contains("does not fit its GPU slot"));
     }
 }
