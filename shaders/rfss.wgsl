@@ -76,6 +76,9 @@ var<workgroup> wp: array<f32, WG_SP>;
 var<workgroup> ww: array<f32, WG_SP>;
 var<workgroup> wl: array<f32, WG_RES>;
 var<workgroup> wa: array<u32, WG_BLANK>;
+// With WGM: per blank cell, the load of its cell resource for the next generation, which the
+// read-off sums as it selects (the loads stage's sum, in the same order).
+var<workgroup> wcell: array<f32, WG_BLANK>;
 var<workgroup> lanes: array<f32, LANES>;
 var<workgroup> lanes32: array<f32, FOLD>;
 var<workgroup> wg_conflicts: atomic<u32>;
@@ -248,7 +251,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         for (var q = t; q < tally_words; q += LANES) {
             atomicStore(&tally[q], 0u);
         }
-        for (var r = t; r < h.n_res; r += LANES) {
+        // The blank cells' loads come from the last generation's read-off where it ran in this
+        // dispatch and the arrays are in workgroup memory; otherwise they are summed here.
+        var first_res = 0u;
+        if (WGM && k > 0u) {
+            for (var i = t; i < h.n_blank; i += LANES) {
+                wl[i] = wcell[i];
+            }
+            first_res = h.n_blank;
+        }
+        for (var r = first_res + t; r < h.n_res; r += LANES) {
             let a = csr[h.ptr_off + r];
             let e = csr[h.ptr_off + r + 1u];
             var acc = 0.0;
@@ -305,14 +317,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let e = csr[h.ptr_off + i + 1u];
             var best = 0u;
             var bp = 0.0;
+            var cell_load = 0.0;
             for (var j = a; j < e; j++) {
                 let x = csr[h.list_off + j];
                 let v = selected(get_w(h, x), rz, thr);
                 set_p(h, x, v);
+                if (WGM) {
+                    cell_load = opaque(cell_load + v);
+                }
                 if (j == a || v > bp) {
                     best = x;
                     bp = v;
                 }
+            }
+            if (WGM) {
+                wcell[i] = cell_load;
             }
             if (get_argmax(h, i) != best) {
                 atomicOr(&wg_changed, 1u);
