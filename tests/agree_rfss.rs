@@ -1,7 +1,8 @@
 //! The GPU RFSS kernel against the CPU reference, bit for bit: outcomes, final proportions, and
 //! proportions, shares and loads at every dispatch boundary, for plain RFSS, both underflow
-//! policies and the enhancements, on 4x4, 9x9, 16x16, 25x25 and 64x64. Runs on whatever adapter exists
-//! (lavapipe in CI); without one it says SKIPPED, and fails if GPU_SUDOKU_REQUIRE_GPU=1.
+//! policies and the enhancements, on 4x4, 9x9, 16x16, 25x25 and 64x64. Runs on whatever
+//! adapter exists (lavapipe in CI); without one it says SKIPPED, and fails if
+//! GPU_SUDOKU_REQUIRE_GPU=1.
 
 mod common;
 use common::{grid, pattern_puzzle as puzzle, CLASSIC, CYCLING, HARD};
@@ -191,8 +192,9 @@ fn gpu_generations_equal_cpu_at_every_dispatch_boundary() {
 
 /// Shows the driver behaviour behind the former divergence: on llvmpipe one uncapped dispatch
 /// of 1,639 generations of a 16x16 with half its cells blank differs from the CPU (1,638 do
-/// not; 979 and 978 before selection and the read-off became one pass, 2026-11-29). Ignored: it asserts a
-/// driver limit (`cargo test -- --ignored llvmpipe_loop_limiter`), and skips other adapters.
+/// not; 979 and 978 before selection and the read-off became one pass, 2026-11-29). Ignored:
+/// it asserts a driver limit (`cargo test -- --ignored llvmpipe_loop_limiter`), and skips other
+/// adapters.
 #[test]
 #[ignore]
 fn llvmpipe_loop_limiter_truncates_uncapped_dispatches() {

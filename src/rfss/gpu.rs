@@ -77,13 +77,9 @@ const FLAG_DONE: u32 = 1;
 /// `Readoff::flags`: the enhancement wants to act ([`enhance::stalled`]); the host takes over.
 const FLAG_STALLED: u32 = 2;
 
-/// Read-off tallies per workgroup word (`TALLIES_PER_WORD` in rfss.wgsl): a byte each, as a
-/// count is at most 64 (the cells of a unit).
-const TALLIES_PER_WORD: u32 = 4;
-const _: () = assert!(
-    ((crate::puzzle::MAX_BOX * crate::puzzle::MAX_BOX) as u32)
-        < 1 << (u32::BITS / TALLIES_PER_WORD)
-);
+/// Read-off tallies per workgroup word (`TALLIES_PER_WORD` in rfss.wgsl): a byte each, the
+/// width of `cpu::tally`'s counts (which asserts that a count fits it).
+const TALLIES_PER_WORD: u32 = u32::BITS / u8::BITS;
 
 /// [`RES_PER_SPECIES`] as the buffers count it.
 const RPS: u32 = RES_PER_SPECIES as u32;
@@ -991,12 +987,8 @@ mod tests {
         bad[1] = 0;
         assert!(why(refused(&h, &bad, &csr)).contains("resource out of range"));
         let mut bad = csr.clone();
-        let (c0, c1) = (prob.covering(0), prob.covering(1));
-        bad[ptr_len] = c1[0];
-        assert!(
-            why(refused(&h, &spr, &bad)).contains("cell 0 lists species"),
-            "{c0:?}"
-        );
+        bad[ptr_len] = prob.covering(1)[0]; // cell 0's first species, one of cell 1
+        assert!(why(refused(&h, &spr, &bad)).contains("cell 0 lists species"));
         let (cap2, h2) = (
             Header {
                 n_sp: n_sp + 1,

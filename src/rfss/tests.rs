@@ -587,9 +587,10 @@ fn loop_pass_bound_covers_the_count_measured_on_lavapipe() {
     // Measured on lavapipe (Mesa 22.3, 8-lane groups) for this instance: 40 loop passes per
     // generation for the busiest group (one uncapped dispatch keeps bit equality for 1,638
     // generations and loses it at 1,639: 1,639·40 = 65,560; with 39 passes it kept it to
-    // generation 1,679, and 30,001 extra passes at the start moved that cut to 911). Before selection and the read-off became one pass
-    // (2026-11-29): 67, cut at generation 979, and at 531 after 30,001 extra passes at the
-    // start (978·67 < 65,535 ≤ 979·67, (65,535 − 30,001)/67 = 530.4).
+    // generation 1,679, and 30,001 extra passes at the start moved that cut to 911). Before
+    // selection and the read-off became one pass (2026-11-29): 67, cut at generation 979, and
+    // at 531 after 30,001 extra passes at the start (978·67 < 65,535 ≤ 979·67,
+    // (65,535 − 30,001)/67 = 530.4).
     let prob = Problem::build(&puzzle(4, 5, 0.5)).unwrap();
     let b = gpu::loop_passes_per_generation(&prob);
     assert!(b >= 40, "{b}");
